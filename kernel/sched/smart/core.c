@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SMART core: value tuples and biased virtual finishing times.
+ *
+ * Importance of a task is its value tuple (priority, BVFT): a higher
+ * priority always wins; within a priority the earlier biased virtual
+ * finishing time wins (paper §3.2).  Each priority P has a queue virtual
+ * time V_P that advances while one of its members runs, at the rate
+ * 1 / (sum of the shares of the members), eq. (2).  A task's virtual
+ * time v advances at 1 / S while it runs, eq. (1); its BVFT is the
+ * virtual time it would reach at the end of its quantum, plus its bias:
+ *
+ *	beta = v + (Q - E) / S + B / S				eq. (6)
+ *
+ * The events that move beta:
+ *
+ *	join (creation, priority change)  beta = V_P + Q / S	eq. (3)
+ *	quantum completed		  beta += Q / S + b / S	eq. (4)
+ *	leave (sleep credit expired)	  delta = v - V_P	eq. (5)
+ *	rejoin (wake-up after leaving)	  beta = V_P + delta + Q / S, B = 0  eq. (7)
+ *
+ * A sleeping task stays on its queue, its share still slowing V_P, for
+ * at most sleep_credit_ns; then it leaves and keeps only delta.
+ *
+ * All divisions by a share use a precomputed inverse (smart_scale()).
+ * Comparisons of virtual times are wraparound safe: (s64)(a - b) < 0.
+ *
+ * See Documentation/scheduler/sched-smart.rst.
+ */
+#include "core.h"
+
+static inline u64 smart_inv(u64 shares)
+{
+	return shares ? div64_u64(SMART_INV_NUM, shares) : 0;
+}
+
+void smart_queue_init(struct smart_queue *q)
+{
+	int i;
+
+	q->tree = RB_ROOT_CACHED;
+	INIT_LIST_HEAD(&q->sleepers);
+	for (i = 0; i < SMART_NR_PRIO; i++)
+		q->level[i] = (struct smart_level){ };
+	q->nr_runnable = 0;
+	q->nr_queued = 0;
+}
+
+void smart_entity_init(struct smart_entity *se, s32 prio, u32 share)
+{
+	RB_CLEAR_NODE(&se->node);
+	INIT_LIST_HEAD(&se->sleep_node);
+	se->queue = NULL;
+	se->bvft = 0;
+	se->quantum = 0;
+	se->exec = 0;
+	se->bias = 0;
+	se->delta = 0;
+	se->sleep_expire = 0;
+	se->prio = prio;
+	se->share = share;
+	se->inv_share = smart_inv(share);
+	se->state = SMART_SE_OFF;
+}
+
+/**
+ * smart_value_before() - does @a have a higher value tuple than @b?
+ * @a: an entity
+ * @b: an entity
+ *
+ * Higher priority first; within a priority the earlier BVFT (§3.2).
+ *
+ * Return: true if @a is more important than @b.
+ */
+bool smart_value_before(const struct smart_entity *a,
+			const struct smart_entity *b)
+{
+	if (a->prio != b->prio)
+		return a->prio > b->prio;
+	return (s64)(a->bvft - b->bvft) < 0;
+}
+
+static bool smart_node_less(struct rb_node *a, const struct rb_node *b)
+{
+	return smart_value_before(rb_entry(a, struct smart_entity, node),
+				  rb_entry(b, struct smart_entity, node));
+}
+
+static void smart_tree_add(struct smart_queue *q, struct smart_entity *se)
+{
+	rb_add_cached(&se->node, &q->tree, smart_node_less);
+	q->nr_runnable++;
+}
+
+static void smart_tree_del(struct smart_queue *q, struct smart_entity *se)
+{
+	rb_erase_cached(&se->node, &q->tree);
+	RB_CLEAR_NODE(&se->node);
+	q->nr_runnable--;
+}
+
+/**
+ * smart_vtime() - the virtual time v of an entity, eq. (6)
+ * @se: the entity
+ *
+ * v = beta - (Q - E) / S - B / S.  Written so that E > Q (a quantum
+ * overrun not yet accounted) stays exact.
+ *
+ * Return: v in virtual ns.
+ */
+u64 smart_vtime(const struct smart_entity *se)
+{
+	return se->bvft - smart_scale(se->quantum + se->bias, se->inv_share) +
+	       smart_scale(se->exec, se->inv_share);
+}
+
+/* beta from v, the inverse of eq. (6) */
+static void smart_set_bvft(struct smart_entity *se, u64 vtime)
+{
+	se->bvft = vtime + smart_scale(se->quantum + se->bias, se->inv_share) -
+		   smart_scale(se->exec, se->inv_share);
+}
+
+/**
+ * smart_lag_ns() - how far an entity is behind its proportional share
+ * @se: the entity
+ *
+ * Return: (V_P - v) * S / SMART_SHARE_DEFAULT, i.e. CPU ns the entity is
+ * behind (positive) or ahead (negative) of its share.
+ */
+s64 smart_lag_ns(const struct smart_entity *se)
+{
+	s64 lag;
+
+	if (se->queue)
+		lag = (s64)(smart_level_of(se->queue, se)->vtime - smart_vtime(se));
+	else
+		lag = -se->delta;
+	return lag * (s64)se->share / SMART_SHARE_DEFAULT;
+}
+
+static void smart_level_add(struct smart_level *l, u32 share)
+{
+	l->shares += share;
+	l->inv_shares = smart_inv(l->shares);
+	l->nr++;
+}
+
+static void smart_level_sub(struct smart_level *l, u32 share)
+{
+	l->shares -= share;
+	l->inv_shares = smart_inv(l->shares);
+	l->nr--;
+}
+
+/**
+ * smart_join() - put an entity on a queue and make it runnable
+ * @q:		the queue
+ * @se:		an entity on no queue
+ * @how:	SMART_JOIN_NEW: eq. (3), v = V_P, fresh quantum, no bias;
+ *		SMART_JOIN_WAKE: eq. (7), v = V_P + delta, fresh quantum, no bias;
+ *		SMART_JOIN_MOVE: v = V_P + delta, quantum progress and bias kept
+ *		(migration, and the save/restore of attribute changes)
+ * @p:		tunables
+ */
+void smart_join(struct smart_queue *q, struct smart_entity *se,
+		enum smart_join how, const struct smart_params *p)
+{
+	struct smart_level *l = smart_level_of(q, se);
+
+	if (how == SMART_JOIN_NEW)
+		se->delta = 0;
+	if (how != SMART_JOIN_MOVE || !se->quantum) {
+		se->quantum = p->quantum_ns;
+		se->exec = 0;
+		se->bias = 0;
+	}
+	smart_set_bvft(se, l->vtime + se->delta);
+	smart_level_add(l, se->share);
+	se->queue = q;
+	se->state = SMART_SE_RUNNABLE;
+	q->nr_queued++;
+	smart_tree_add(q, se);
+}
+
+/**
+ * smart_leave() - take an entity off its queue, recording its lag
+ * @q:	the queue the entity is on
+ * @se:	a runnable or sleeping entity
+ *
+ * delta = v - V_P, eq. (5), restored by the next smart_join().
+ */
+void smart_leave(struct smart_queue *q, struct smart_entity *se)
+{
+	struct smart_level *l = smart_level_of(q, se);
+
+	se->delta = (s64)(smart_vtime(se) - l->vtime);
+	if (se->state == SMART_SE_RUNNABLE)
+		smart_tree_del(q, se);
+	else
+		list_del_init(&se->sleep_node);
+	smart_level_sub(l, se->share);
+	se->queue = NULL;
+	se->state = SMART_SE_OFF;
+	q->nr_queued--;
+}
+
+/**
+ * smart_sleep() - a runnable entity blocks
+ * @q:		its queue
+ * @se:		the entity
+ * @now:	current time
+ * @p:		tunables
+ *
+ * The entity stays on the queue, its share still counted in V_P, for
+ * sleep_credit_ns (§3.3 "Blocking for I/O or events"), then leaves.
+ */
+void smart_sleep(struct smart_queue *q, struct smart_entity *se, u64 now,
+		 const struct smart_params *p)
+{
+	struct smart_entity *pos;
+
+	if (!p->sleep_credit_ns) {
+		smart_leave(q, se);
+		return;
+	}
+	smart_tree_del(q, se);
+	se->state = SMART_SE_SLEEPING;
+	se->sleep_expire = now + p->sleep_credit_ns;
+
+	/* Keep @sleepers sorted by expiry; new sleepers mostly go last. */
+	list_for_each_entry_reverse(pos, &q->sleepers, sleep_node) {
+		if ((s64)(pos->sleep_expire - se->sleep_expire) <= 0) {
+			list_add(&se->sleep_node, &pos->sleep_node);
+			return;
+		}
+	}
+	list_add(&se->sleep_node, &q->sleepers);
+}
+
+/**
+ * smart_wake() - a blocked entity becomes runnable on @q
+ * @q:		the queue it wakes on
+ * @se:		the entity, sleeping on @q or on no queue
+ * @now:	current time
+ * @p:		tunables
+ *
+ * A wake-up from a voluntary sleep resets the bias (the paper resets it
+ * on user interaction).  An entity that had left rejoins by eq. (7).
+ */
+void smart_wake(struct smart_queue *q, struct smart_entity *se, u64 now,
+		const struct smart_params *p)
+{
+	smart_expire_sleepers(q, now);
+	if (se->state != SMART_SE_SLEEPING) {
+		smart_join(q, se, SMART_JOIN_WAKE, p);
+		return;
+	}
+	list_del_init(&se->sleep_node);
+	se->bvft -= smart_scale(se->bias, se->inv_share);
+	se->bias = 0;
+	se->state = SMART_SE_RUNNABLE;
+	smart_tree_add(q, se);
+}
+
+static struct smart_entity *smart_first_sleeper(struct smart_queue *q)
+{
+	return list_first_entry_or_null(&q->sleepers, struct smart_entity,
+					sleep_node);
+}
+
+/**
+ * smart_expire_sleepers() - sleepers whose credit ran out leave the queue
+ * @q:		the queue
+ * @now:	current time
+ */
+void smart_expire_sleepers(struct smart_queue *q, u64 now)
+{
+	struct smart_entity *se;
+
+	while ((se = smart_first_sleeper(q)) &&
+	       (s64)(se->sleep_expire - now) <= 0)
+		smart_leave(q, se);
+}
+
+/* A quantum completed: eq. (4), as often as E covers Q. */
+static void smart_next_quantum(struct smart_queue *q, struct smart_entity *se,
+			       const struct smart_params *p)
+{
+	smart_tree_del(q, se);
+	while (se->exec >= se->quantum) {
+		u64 b = 0;
+
+		if (se->bias < p->bias_max_ns)
+			b = min(p->bias_step_ns, p->bias_max_ns - se->bias);
+		se->exec -= se->quantum;
+		se->quantum = p->quantum_ns;
+		se->bias += b;
+		se->bvft += smart_scale(se->quantum + b, se->inv_share);
+	}
+	smart_tree_add(q, se);
+}
+
+/**
+ * smart_charge() - account CPU time to the running entity
+ * @q:		its queue
+ * @se:		the entity that ran
+ * @now:	end of the interval it ran
+ * @delta:	length of the interval (ns)
+ * @p:		tunables
+ *
+ * Advances V_P by delta / sum(S), eq. (2), splitting the interval where
+ * a sleeper's credit expires so that each part uses the right sum of
+ * shares.  The entity's own v advances through E, eq. (1).
+ *
+ * Return: true if the entity completed its quantum (its BVFT moved).
+ */
+bool smart_charge(struct smart_queue *q, struct smart_entity *se, u64 now,
+		  u64 delta, const struct smart_params *p)
+{
+	struct smart_level *l = smart_level_of(q, se);
+	u64 start = now - delta;
+	struct smart_entity *s;
+
+	while ((s = smart_first_sleeper(q)) &&
+	       (s64)(s->sleep_expire - now) <= 0) {
+		if ((s64)(s->sleep_expire - start) > 0) {
+			l->vtime += smart_scale(s->sleep_expire - start,
+						l->inv_shares);
+			start = s->sleep_expire;
+		}
+		smart_leave(q, s);
+	}
+	l->vtime += smart_scale(now - start, l->inv_shares);
+
+	se->exec += delta;
+	if (se->exec < se->quantum)
+		return false;
+	smart_next_quantum(q, se, p);
+	return true;
+}
+
+/**
+ * smart_set_params() - change an entity's priority and share
+ * @se:		the entity
+ * @prio:	new priority
+ * @share:	new share
+ * @now:	current time
+ * @p:		tunables
+ *
+ * A new priority joins the new level by eq. (3); a new share leaves with
+ * the old share (eq. (6) gives delta) and rejoins with the new one by
+ * eq. (7) (§3.3 "Reassigned user parameters").  A sleeping entity
+ * leaves its queue and will rejoin when it wakes.
+ */
+void smart_set_params(struct smart_entity *se, s32 prio, u32 share,
+		      u64 now, const struct smart_params *p)
+{
+	struct smart_queue *q = se->queue;
+	bool runnable = se->state == SMART_SE_RUNNABLE;
+
+	if (prio == se->prio && share == se->share)
+		return;
+	if (q) {
+		smart_expire_sleepers(q, now);
+		if (se->queue)
+			smart_leave(q, se);
+	}
+	if (prio != se->prio)
+		se->delta = 0;
+	se->prio = prio;
+	se->share = share;
+	se->inv_share = smart_inv(share);
+	if (q && runnable)
+		smart_join(q, se, SMART_JOIN_WAKE, p);
+}
+
+/**
+ * smart_pick() - the runnable entity with the highest value tuple
+ * @q: the queue
+ *
+ * Return: the entity, or NULL if none is runnable.
+ */
+struct smart_entity *smart_pick(struct smart_queue *q)
+{
+	struct rb_node *n = rb_first_cached(&q->tree);
+
+	return n ? rb_entry(n, struct smart_entity, node) : NULL;
+}

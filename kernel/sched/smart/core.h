@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SMART core: the scheduling algorithm of Nieh & Lam, "The design,
+ * implementation and evaluation of SMART: a scheduler for multimedia
+ * applications" (SOSP '97), as plain data structures and integer time.
+ *
+ * Nothing here knows about task_struct, runqueue locks or clocks: the
+ * class glue (class.c) feeds events in with the current time and asks
+ * which entity to run.  The same file is built in user space by
+ * tests/host through a shim that provides core_types.h, so the algorithm
+ * has exactly one copy.
+ *
+ * Time is in ns.  Virtual time is in "virtual ns": CPU ns of a task with
+ * the default share (SMART_SHARE_DEFAULT), so a task of share S that runs
+ * for t ns advances its virtual time by t * 1024 / S (eq. 1).
+ */
+#ifndef __SMART_CORE_H
+#define __SMART_CORE_H
+
+#include "core_types.h"
+
+#define SMART_NR_PRIO		(SMART_PRIO_MAX - SMART_PRIO_MIN + 1)
+
+/*
+ * Share to virtual time: x * 1024 / S is computed as
+ * (x * inv) >> SMART_INV_SHIFT with inv = 2^62 / S, which keeps full
+ * precision for totals up to 2^42 shares and needs no division on the
+ * charging path.
+ */
+#define SMART_INV_SHIFT		52
+#define SMART_INV_NUM		(1ULL << 62)
+
+/**
+ * struct smart_params - tunables the algorithm reads (sysctls in the kernel)
+ * @quantum_ns:		Q of a conventional task
+ * @bias_step_ns:	bias added per completed quantum, b of eq. (4)
+ * @bias_max_ns:	bound on the accumulated bias
+ * @sleep_credit_ns:	how long a sleeping task stays on its queue (§3.3)
+ */
+struct smart_params {
+	u64 quantum_ns;
+	u64 bias_step_ns;
+	u64 bias_max_ns;
+	u64 sleep_credit_ns;
+};
+
+enum smart_se_state {
+	SMART_SE_OFF,		/* on no queue; @delta holds its lag */
+	SMART_SE_RUNNABLE,	/* on a queue and in its value-tuple tree */
+	SMART_SE_SLEEPING,	/* asleep, still on a queue (sleep credit) */
+};
+
+/* How an entity joins a queue. */
+enum smart_join {
+	SMART_JOIN_NEW,		/* eq. (3): at the queue virtual time */
+	SMART_JOIN_WAKE,	/* eq. (7): restore delta, new quantum, no bias */
+	SMART_JOIN_MOVE,	/* restore delta, keep quantum progress and bias */
+};
+
+/**
+ * struct smart_entity - the per-task state of the algorithm
+ * @node:		in smart_queue::tree while runnable
+ * @sleep_node:		in smart_queue::sleepers while sleeping on the queue
+ * @queue:		queue the entity is on, NULL when SMART_SE_OFF
+ * @bvft:		biased virtual finishing time beta (virtual ns)
+ * @quantum:		Q, the quantum (ns) @bvft was computed for
+ * @exec:		E, execution (ns) received toward @quantum
+ * @bias:		B, accumulated bias (ns)
+ * @delta:		eq. (5): v - V recorded when the entity left a queue
+ * @sleep_expire:	time (ns) a sleeping entity leaves its queue
+ * @inv_share:		SMART_INV_NUM / @share
+ * @share:		S
+ * @prio:		P, SMART_PRIO_MIN..SMART_PRIO_MAX
+ * @state:		enum smart_se_state
+ */
+struct smart_entity {
+	struct rb_node node;
+	struct list_head sleep_node;
+	struct smart_queue *queue;
+	u64 bvft;
+	u64 quantum;
+	u64 exec;
+	u64 bias;
+	s64 delta;
+	u64 sleep_expire;
+	u64 inv_share;
+	u32 share;
+	s32 prio;
+	unsigned int state;
+};
+
+/**
+ * struct smart_level - one priority's queue virtual time, eq. (2)
+ * @vtime:	V_P (virtual ns)
+ * @shares:	sum of the shares of the entities on this level, sleeping or not
+ * @inv_shares:	SMART_INV_NUM / @shares
+ * @nr:		entities on this level
+ */
+struct smart_level {
+	u64 vtime;
+	u64 shares;
+	u64 inv_shares;
+	unsigned int nr;
+};
+
+/**
+ * struct smart_queue - one CPU's SMART queues
+ * @tree:	runnable entities in decreasing value-tuple order
+ * @sleepers:	sleeping entities still on the queue, by @sleep_expire
+ * @level:	per-priority queue virtual time, index prio - SMART_PRIO_MIN
+ * @nr_runnable: entities in @tree
+ * @nr_queued:	entities on the queue (runnable and sleeping)
+ */
+struct smart_queue {
+	struct rb_root_cached tree;
+	struct list_head sleepers;
+	struct smart_level level[SMART_NR_PRIO];
+	unsigned int nr_runnable;
+	unsigned int nr_queued;
+};
+
+void smart_queue_init(struct smart_queue *q);
+void smart_entity_init(struct smart_entity *se, s32 prio, u32 share);
+
+void smart_join(struct smart_queue *q, struct smart_entity *se,
+		enum smart_join how, const struct smart_params *p);
+void smart_leave(struct smart_queue *q, struct smart_entity *se);
+void smart_sleep(struct smart_queue *q, struct smart_entity *se, u64 now,
+		 const struct smart_params *p);
+void smart_wake(struct smart_queue *q, struct smart_entity *se, u64 now,
+		const struct smart_params *p);
+void smart_expire_sleepers(struct smart_queue *q, u64 now);
+bool smart_charge(struct smart_queue *q, struct smart_entity *se, u64 now,
+		  u64 delta, const struct smart_params *p);
+void smart_set_params(struct smart_entity *se, s32 prio, u32 share,
+		      u64 now, const struct smart_params *p);
+
+struct smart_entity *smart_pick(struct smart_queue *q);
+bool smart_value_before(const struct smart_entity *a,
+			const struct smart_entity *b);
+
+u64 smart_vtime(const struct smart_entity *se);
+s64 smart_lag_ns(const struct smart_entity *se);
+
+/**
+ * smart_scale() - convert CPU time to virtual time of a share
+ * @ns:		CPU time
+ * @inv:	SMART_INV_NUM / share
+ *
+ * Return: @ns * SMART_SHARE_DEFAULT / share, in virtual ns.
+ */
+static inline u64 smart_scale(u64 ns, u64 inv)
+{
+	return mul_u64_u64_shr(ns, inv, SMART_INV_SHIFT);
+}
+
+static inline struct smart_level *smart_level_of(struct smart_queue *q,
+						 const struct smart_entity *se)
+{
+	return &q->level[se->prio - SMART_PRIO_MIN];
+}
+
+/* The remaining part of the current quantum, in ns. */
+static inline u64 smart_quantum_left(const struct smart_entity *se)
+{
+	return se->exec < se->quantum ? se->quantum - se->exec : 0;
+}
+
+#endif /* __SMART_CORE_H */

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the SMART core needs from its environment.  The host build
+ * (tests/host) provides its own file with the same include guard.
+ */
+#ifndef __SMART_CORE_TYPES_H
+#define __SMART_CORE_TYPES_H
+
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/rbtree.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <uapi/linux/smart_sched.h>
+
+#endif /* __SMART_CORE_TYPES_H */

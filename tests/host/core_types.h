@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * User-space stand-in for kernel/sched/smart/core_types.h: same include
+ * guard, so including this first makes the kernel's core.c build on the
+ * host against the kernel tree's tools/include (rbtree, list).
+ */
+#ifndef __SMART_CORE_TYPES_H
+#define __SMART_CORE_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/rbtree.h>
+#include "../../include/uapi/linux/smart_sched.h"
+
+typedef int32_t s32;
+
+static inline u64 mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
+{
+	return (u64)(((unsigned __int128)a * b) >> shift);
+}
+
+static inline u64 div64_u64(u64 a, u64 b)
+{
+	return a / b;
+}
+
+#endif /* __SMART_CORE_TYPES_H */
