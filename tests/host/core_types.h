@@ -13,6 +13,7 @@
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/rbtree.h>
+#include "../../include/linux/sched/smart.h"
 #include "../../include/uapi/linux/smart_sched.h"
 
 typedef int32_t s32;

@@ -44,51 +44,6 @@ struct smart_params {
 	u64 sleep_credit_ns;
 };
 
-enum smart_se_state {
-	SMART_SE_OFF,		/* on no queue; @delta holds its lag */
-	SMART_SE_RUNNABLE,	/* on a queue and in its value-tuple tree */
-	SMART_SE_SLEEPING,	/* asleep, still on a queue (sleep credit) */
-};
-
-/* How an entity joins a queue. */
-enum smart_join {
-	SMART_JOIN_NEW,		/* eq. (3): at the queue virtual time */
-	SMART_JOIN_WAKE,	/* eq. (7): restore delta, new quantum, no bias */
-	SMART_JOIN_MOVE,	/* restore delta, keep quantum progress and bias */
-};
-
-/**
- * struct smart_entity - the per-task state of the algorithm
- * @node:		in smart_queue::tree while runnable
- * @sleep_node:		in smart_queue::sleepers while sleeping on the queue
- * @queue:		queue the entity is on, NULL when SMART_SE_OFF
- * @bvft:		biased virtual finishing time beta (virtual ns)
- * @quantum:		Q, the quantum (ns) @bvft was computed for
- * @exec:		E, execution (ns) received toward @quantum
- * @bias:		B, accumulated bias (ns)
- * @delta:		eq. (5): v - V recorded when the entity left a queue
- * @sleep_expire:	time (ns) a sleeping entity leaves its queue
- * @inv_share:		SMART_INV_NUM / @share
- * @share:		S
- * @prio:		P, SMART_PRIO_MIN..SMART_PRIO_MAX
- * @state:		enum smart_se_state
- */
-struct smart_entity {
-	struct rb_node node;
-	struct list_head sleep_node;
-	struct smart_queue *queue;
-	u64 bvft;
-	u64 quantum;
-	u64 exec;
-	u64 bias;
-	s64 delta;
-	u64 sleep_expire;
-	u64 inv_share;
-	u32 share;
-	s32 prio;
-	unsigned int state;
-};
-
 /**
  * struct smart_level - one priority's queue virtual time, eq. (2)
  * @vtime:	V_P (virtual ns)
