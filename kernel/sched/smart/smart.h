@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SCHED_SMART: what the rest of the scheduler sees of the SMART class.
+ * Included from kernel/sched/sched.h; everything has a stub when
+ * CONFIG_SCHED_SMART is off so that the hooks in core.c and syscalls.c
+ * need no #ifdefs.
+ */
+#ifndef _KERNEL_SCHED_SMART_SMART_H
+#define _KERNEL_SCHED_SMART_SMART_H
+
+#include <linux/hrtimer.h>
+#include <uapi/linux/sched.h>
+
+struct rq;
+struct task_struct;
+
+#ifdef CONFIG_SCHED_SMART
+
+#include "core.h"
+
+/**
+ * struct smart_rq - per-CPU state of the SMART class
+ * @q:		the algorithm's queues
+ * @timer:	decision timer: fires at the running task's quantum end with
+ *		resolution_ns granularity, independent of HZ
+ */
+struct smart_rq {
+	struct smart_queue q;
+	struct hrtimer timer;
+};
+
+extern bool sched_smart_all;
+extern bool sched_smart_active;
+extern struct smart_params smart_params;
+
+/**
+ * task_should_smart() - does the SMART class schedule this policy?
+ * @policy: SCHED_* policy
+ *
+ * SCHED_SMART always; SCHED_NORMAL, SCHED_BATCH and SCHED_IDLE too when
+ * booted with sched_smart=all.
+ *
+ * Return: true if a task of @policy (not PI-boosted) belongs to SMART.
+ */
+static inline bool task_should_smart(int policy)
+{
+	if (policy == SCHED_SMART)
+		return true;
+	return sched_smart_all && (policy == SCHED_NORMAL ||
+				   policy == SCHED_BATCH ||
+				   policy == SCHED_IDLE);
+}
+
+/* Has any task ever been in SMART?  Then core.c keeps SMART's balance
+ * in the pick path (see __pick_next_task()). */
+static inline bool smart_active(void)
+{
+	return READ_ONCE(sched_smart_active);
+}
+
+/* Entering SCHED_SMART from a non-realtime policy needs CAP_SYS_NICE in
+ * opt-in mode: the class sits above fair. */
+static inline bool smart_setscheduler_needs_priv(struct task_struct *p,
+						 int policy)
+{
+	return policy == SCHED_SMART && p->policy != SCHED_SMART &&
+	       !sched_smart_all && !rt_policy(p->policy) &&
+	       !dl_policy(p->policy);
+}
+
+void init_smart_rq(struct rq *rq);
+void sched_smart_fork(struct task_struct *p);
+
+#else /* !CONFIG_SCHED_SMART */
+
+struct smart_rq { };
+
+static inline bool task_should_smart(int policy) { return false; }
+static inline bool smart_active(void) { return false; }
+static inline bool smart_setscheduler_needs_priv(struct task_struct *p,
+						 int policy)
+{
+	return false;
+}
+static inline void init_smart_rq(struct rq *rq) { }
+static inline void sched_smart_fork(struct task_struct *p) { }
+
+#endif /* CONFIG_SCHED_SMART */
+
+#endif /* _KERNEL_SCHED_SMART_SMART_H */

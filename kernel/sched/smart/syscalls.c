@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCHED_SMART system calls: smart_setattr() and smart_getattr().
+ *
+ * struct smart_attr is size-versioned like struct sched_attr: callers
+ * pass the size they know, unknown trailing fields must be zero.  Every
+ * check runs before anything changes, so a failed call changes nothing.
+ */
+#include <linux/cred.h>
+#include <linux/security.h>
+#include <linux/syscalls.h>
+#include <linux/sched/smart.h>
+#include <uapi/linux/sched/types.h>
+#include <linux/mmu_context.h>
+#include "../sched.h"
+
+static int smart_copy_attr(struct smart_attr __user *uattr,
+			   struct smart_attr *attr)
+{
+	u32 size;
+	int ret;
+
+	if (get_user(size, &uattr->size))
+		return -EFAULT;
+	if (size < SMART_ATTR_SIZE_VER0)
+		return -EINVAL;
+	if (size > PAGE_SIZE)
+		return -E2BIG;
+
+	ret = copy_struct_from_user(attr, sizeof(*attr), uattr, size);
+	if (ret)
+		return ret;
+	attr->size = size;
+	return 0;
+}
+
+static int smart_check_attr(const struct smart_attr *attr)
+{
+	if (attr->mask & ~SMART_ATTR_ALL)
+		return -EINVAL;
+	if ((attr->mask & SMART_ATTR_PRIORITY) &&
+	    (attr->priority < SMART_PRIO_MIN || attr->priority > SMART_PRIO_MAX))
+		return -EINVAL;
+	if ((attr->mask & SMART_ATTR_SHARE) &&
+	    (attr->share < SMART_SHARE_MIN || attr->share > SMART_SHARE_MAX))
+		return -EINVAL;
+	if ((attr->mask & SMART_ATTR_SIGNAL) &&
+	    (attr->notify_signal < 0 || attr->notify_signal > SIGRTMAX))
+		return -EINVAL;
+	if ((attr->mask & SMART_ATTR_FLAGS) && (attr->flags & ~SMART_FLAG_ALL))
+		return -EINVAL;
+	return 0;
+}
+
+/* The task's priority and share as SMART sees them, or would on entry. */
+static void smart_current_params(struct task_struct *p, s32 *prio, u32 *share)
+{
+	*prio = p->smart.core.prio;
+	if (p->sched_class == &smart_sched_class)
+		*share = p->smart.core.share;
+	else
+		*share = clamp_t(unsigned long,
+				 scale_load_down(p->se.load.weight),
+				 SMART_SHARE_MIN, SMART_SHARE_MAX);
+}
+
+static bool smart_same_owner(struct task_struct *p)
+{
+	const struct cred *cred = current_cred(), *pcred;
+
+	guard(rcu)();
+	pcred = __task_cred(p);
+	return uid_eq(cred->euid, pcred->euid) ||
+	       uid_eq(cred->euid, pcred->uid);
+}
+
+/*
+ * Without CAP_SYS_NICE a caller may only touch its own user's threads
+ * and may lower, never raise, a thread's priority or share.
+ */
+static int smart_check_perm(struct task_struct *p, const struct smart_attr *attr)
+{
+	s32 prio;
+	u32 share;
+
+	smart_current_params(p, &prio, &share);
+	if (!smart_same_owner(p) ||
+	    ((attr->mask & SMART_ATTR_PRIORITY) && attr->priority > prio) ||
+	    ((attr->mask & SMART_ATTR_SHARE) && attr->share > share)) {
+		if (!capable(CAP_SYS_NICE))
+			return -EPERM;
+	}
+	return security_task_setscheduler(p);
+}
+
+/* Move @p into SCHED_SMART with the checks of sched_setattr(). */
+static int smart_enter(struct task_struct *p)
+{
+	struct sched_attr attr = {
+		.size		= sizeof(attr),
+		.sched_policy	= SCHED_SMART,
+		.sched_nice	= task_nice(p),
+		.sched_flags	= p->sched_reset_on_fork ? SCHED_FLAG_RESET_ON_FORK : 0,
+	};
+
+	if (p->policy == SCHED_SMART)
+		return 0;
+	return sched_setattr(p, &attr);
+}
+
+static void smart_apply(struct task_struct *p, const struct smart_attr *attr)
+{
+	struct sched_smart_entity *sse = &p->smart;
+	struct smart_params sp = {
+		.quantum_ns	 = READ_ONCE(smart_params.quantum_ns),
+		.bias_step_ns	 = READ_ONCE(smart_params.bias_step_ns),
+		.bias_max_ns	 = READ_ONCE(smart_params.bias_max_ns),
+		.sleep_credit_ns = READ_ONCE(smart_params.sleep_credit_ns),
+	};
+	s32 prio = sse->core.prio;
+	u32 share = sse->core.share;
+	struct rq_flags rf;
+	struct rq *rq;
+
+	if (attr->mask & SMART_ATTR_PRIORITY)
+		prio = attr->priority;
+	if (attr->mask & SMART_ATTR_SHARE)
+		share = attr->share;
+
+	rq = task_rq_lock(p, &rf);
+	update_rq_clock(rq);
+	if (attr->mask & SMART_ATTR_SIGNAL)
+		sse->notify_signal = attr->notify_signal;
+	if (attr->mask & SMART_ATTR_FLAGS)
+		sse->flags = attr->flags;
+
+	if (p->sched_class == &smart_sched_class) {
+		if (task_current(rq, p))
+			rq->donor->sched_class->update_curr(rq);
+		smart_set_params(&sse->core, prio, share, rq_clock(rq), &sp);
+		if (task_current(rq, p))
+			resched_curr(rq);
+		else if (task_on_rq_queued(p))
+			wakeup_preempt(rq, p, 0);
+	} else {
+		sse->core.prio = prio;
+		sse->core.share = share;
+		sse->core.inv_share = div64_u64(SMART_INV_NUM, share);
+	}
+	task_rq_unlock(rq, p, &rf);
+}
+
+static struct task_struct *smart_find_get_task(pid_t pid)
+{
+	struct task_struct *p;
+
+	if (pid < 0)
+		return ERR_PTR(-EINVAL);
+	guard(rcu)();
+	p = pid ? find_task_by_vpid(pid) : current;
+	if (!p)
+		return ERR_PTR(-ESRCH);
+	get_task_struct(p);
+	return p;
+}
+
+/**
+ * sys_smart_setattr - set the SMART attributes of a thread
+ * @pid: the thread id, 0 for the calling thread
+ * @uattr: the attributes; ->mask says which fields apply
+ * @flags: must be 0
+ *
+ * A thread not yet in SCHED_SMART is moved there, with the permission
+ * rules of sched_setattr() (in opt-in mode that needs CAP_SYS_NICE).
+ *
+ * Return: 0 on success, -EINVAL, -E2BIG, -EFAULT, -ESRCH or -EPERM; on
+ * error nothing is changed.
+ */
+SYSCALL_DEFINE3(smart_setattr, pid_t, pid, struct smart_attr __user *, uattr,
+		unsigned int, flags)
+{
+	struct smart_attr attr;
+	struct task_struct *p;
+	int ret;
+
+	if (!uattr || flags)
+		return -EINVAL;
+	ret = smart_copy_attr(uattr, &attr);
+	if (ret)
+		return ret;
+	ret = smart_check_attr(&attr);
+	if (ret)
+		return ret;
+
+	p = smart_find_get_task(pid);
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+
+	ret = smart_check_perm(p, &attr);
+	if (!ret)
+		ret = smart_enter(p);
+	if (!ret)
+		smart_apply(p, &attr);
+
+	put_task_struct(p);
+	return ret;
+}
+
+/**
+ * sys_smart_getattr - read the SMART attributes and state of a thread
+ * @pid: the thread id, 0 for the calling thread
+ * @uattr: where to store them
+ * @usize: sizeof(struct smart_attr) as the caller knows it
+ * @flags: must be 0
+ *
+ * Works on any thread; one not in SCHED_SMART reports the priority and
+ * share it would enter with.  At most @usize bytes are written.
+ *
+ * Return: 0 on success, -EINVAL, -EFAULT or -ESRCH.
+ */
+SYSCALL_DEFINE4(smart_getattr, pid_t, pid, struct smart_attr __user *, uattr,
+		unsigned int, usize, unsigned int, flags)
+{
+	struct smart_attr kattr = { };
+	struct sched_smart_entity *sse;
+	struct task_struct *p;
+	struct rq_flags rf;
+	struct rq *rq;
+
+	if (!uattr || flags || usize < SMART_ATTR_SIZE_VER0 || usize > PAGE_SIZE)
+		return -EINVAL;
+
+	p = smart_find_get_task(pid);
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	sse = &p->smart;
+
+	rq = task_rq_lock(p, &rf);
+	if (p->sched_class == &smart_sched_class) {
+		update_rq_clock(rq);
+		if (task_current(rq, p))
+			rq->donor->sched_class->update_curr(rq);
+		kattr.lag_ns = smart_lag_ns(&sse->core);
+		kattr.bias_ns = sse->core.bias;
+	}
+	smart_current_params(p, &kattr.priority, &kattr.share);
+	kattr.notify_signal = sse->notify_signal;
+	kattr.flags = sse->flags;
+	kattr.constraints_met = sse->constraints_met;
+	kattr.constraints_missed = sse->constraints_missed;
+	kattr.notifications = sse->notifications;
+	task_rq_unlock(rq, p, &rf);
+	put_task_struct(p);
+
+	kattr.size = min_t(u32, usize, sizeof(kattr));
+	kattr.mask = SMART_ATTR_ALL;
+	if (copy_to_user(uattr, &kattr, kattr.size))
+		return -EFAULT;
+	return 0;
+}
