@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Discrete-event simulator over one SMART core instance; see sim.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim.h"
+
+static void *sim_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p) {
+		fprintf(stderr, "sim: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+void sim_init(struct sim *s)
+{
+	memset(s, 0, sizeof(*s));
+	smart_queue_init(&s->q);
+	s->p.quantum_ns = SIM_MS(10);
+	s->p.bias_step_ns = SIM_MS(10);
+	s->p.bias_max_ns = SIM_MS(100);
+	s->p.sleep_credit_ns = SIM_MS(100);
+	s->tick_ns = SIM_MS(1);
+	s->last = -1;
+}
+
+void sim_free(struct sim *s)
+{
+	int i;
+
+	for (i = 0; i < s->nr; i++)
+		free(s->task[i]);
+	free(s->runs);
+	s->runs = NULL;
+	s->nr = 0;
+}
+
+static struct sim_task *sim_add(struct sim *s, const char *name, s32 prio,
+				u32 share, enum sim_kind kind)
+{
+	struct sim_task *t;
+
+	if (s->nr == SIM_MAX_TASKS) {
+		fprintf(stderr, "sim: more than %d tasks\n", SIM_MAX_TASKS);
+		exit(2);
+	}
+	t = sim_xcalloc(1, sizeof(*t));
+	t->name = name;
+	t->id = s->nr;
+	t->kind = kind;
+	smart_entity_init(&t->se, prio, share);
+	smart_join(&s->q, &t->se, SMART_JOIN_NEW, &s->p);
+	s->task[s->nr++] = t;
+	return t;
+}
+
+struct sim_task *sim_hog(struct sim *s, const char *name, s32 prio, u32 share)
+{
+	return sim_add(s, name, prio, share, SIM_HOG);
+}
+
+struct sim_task *sim_periodic(struct sim *s, const char *name, s32 prio,
+			      u32 share, u64 sleep_ns, u64 run_ns)
+{
+	struct sim_task *t = sim_add(s, name, prio, share, SIM_PERIODIC);
+
+	t->sleep_ns = sleep_ns;
+	t->run_ns = run_ns;
+	t->burst_left = run_ns;
+	return t;
+}
+
+struct sim_task *sim_sleep_once(struct sim *s, const char *name, s32 prio,
+				u32 share, u64 at_ns, u64 sleep_ns)
+{
+	struct sim_task *t = sim_add(s, name, prio, share, SIM_SLEEP_ONCE);
+
+	t->at_ns = at_ns;
+	t->sleep_ns = sleep_ns;
+	return t;
+}
+
+void sim_become_hog(struct sim *s, struct sim_task *t)
+{
+	t->kind = SIM_HOG;
+}
+
+void sim_set_params(struct sim *s, struct sim_task *t, s32 prio, u32 share)
+{
+	smart_set_params(&t->se, prio, share, s->now, &s->p);
+}
+
+/* The running task blocks now. */
+static void sim_block(struct sim *s, struct sim_task *t, u64 sleep_ns)
+{
+	t->lag_at_sleep = smart_lag_ns(&t->se);
+	smart_sleep(&s->q, &t->se, s->now, &s->p);
+	t->asleep = true;
+	t->last_sleep = s->now;
+	t->wake_at = s->now + sleep_ns;
+}
+
+/* Deliver the wake-ups that are due, in creation order. */
+static void sim_wake_due(struct sim *s)
+{
+	int i;
+
+	for (i = 0; i < s->nr; i++) {
+		struct sim_task *t = s->task[i];
+
+		if (!t->asleep || t->wake_at > s->now)
+			continue;
+		smart_wake(&s->q, &t->se, s->now, &s->p);
+		t->asleep = false;
+		t->burst_left = t->run_ns;
+		t->nr_wakeups++;
+		t->wait_pick = true;
+		t->last_wake = s->now;
+		t->lag_at_wake = smart_lag_ns(&t->se);
+	}
+}
+
+/* Earliest pending wake-up, or @limit. */
+static u64 sim_next_wake(const struct sim *s, u64 limit)
+{
+	u64 next = limit;
+	int i;
+
+	for (i = 0; i < s->nr; i++)
+		if (s->task[i]->asleep && s->task[i]->wake_at < next)
+			next = s->task[i]->wake_at;
+	return next;
+}
+
+/* smart_pick(), after letting a due SIM_SLEEP_ONCE pick block. */
+static struct sim_task *sim_pick(struct sim *s)
+{
+	struct smart_entity *se;
+	struct sim_task *t;
+
+	while ((se = smart_pick(&s->q))) {
+		t = container_of(se, struct sim_task, se);
+		if (t->kind == SIM_SLEEP_ONCE && !t->slept && t->at_ns <= s->now) {
+			t->slept = true;
+			sim_block(s, t, t->sleep_ns);
+			continue;
+		}
+		return t;
+	}
+	return NULL;
+}
+
+static void sim_trace(struct sim *s, struct sim_task *t, u64 start, u64 end)
+{
+	struct sim_run *r;
+
+	if (s->last != t->id)
+		s->nr_switches++;
+	s->last = t->id;
+	if (s->nr_runs) {
+		r = &s->runs[s->nr_runs - 1];
+		if (r->task == t->id && r->end == start) {
+			r->end = end;
+			return;
+		}
+	}
+	if (s->nr_runs == s->cap_runs) {
+		s->cap_runs = s->cap_runs ? 2 * s->cap_runs : 1024;
+		s->runs = realloc(s->runs, s->cap_runs * sizeof(*s->runs));
+		if (!s->runs) {
+			fprintf(stderr, "sim: out of memory\n");
+			exit(2);
+		}
+	}
+	s->runs[s->nr_runs++] = (struct sim_run){ t->id, start, end };
+}
+
+static u64 sim_min(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+void sim_run_until(struct sim *s, u64 end)
+{
+	while (s->now < end) {
+		struct sim_task *t = sim_pick(s);
+		u64 stop, delta, left;
+
+		if (!t) {
+			/* Idle: no V_P moves; jump to the next wake-up. */
+			stop = sim_next_wake(s, end);
+			s->idle_ns += stop - s->now;
+			s->now = stop;
+			sim_wake_due(s);
+			continue;
+		}
+
+		if (t->wait_pick) {
+			u64 lat = s->now - t->last_wake;
+
+			t->wait_pick = false;
+			if (lat <= s->tick_ns)
+				t->nr_fast_wakeups++;
+			if (lat > t->max_wake_lat_ns)
+				t->max_wake_lat_ns = lat;
+		}
+
+		/* Run until the earliest event. */
+		stop = (s->now / s->tick_ns + 1) * s->tick_ns;
+		left = smart_quantum_left(&t->se);
+		if (left)
+			stop = sim_min(stop, s->now + left);
+		stop = sim_min(stop, sim_next_wake(s, end));
+		if (t->kind == SIM_PERIODIC)
+			stop = sim_min(stop, s->now + t->burst_left);
+		if (t->kind == SIM_SLEEP_ONCE && !t->slept)
+			stop = sim_min(stop, t->at_ns);
+
+		delta = stop - s->now;
+		sim_trace(s, t, s->now, stop);
+		s->now = stop;
+		t->cpu_ns += delta;
+		smart_charge(&s->q, &t->se, s->now, delta, &s->p);
+
+		if (t->kind == SIM_PERIODIC) {
+			t->burst_left -= delta;
+			if (!t->burst_left)
+				sim_block(s, t, t->sleep_ns);
+		}
+		sim_wake_due(s);
+	}
+}
+
+size_t sim_run_at(const struct sim *s, u64 t)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_runs; i++)
+		if (s->runs[i].start >= t)
+			return i;
+	return s->nr_runs;
+}
