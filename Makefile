@@ -1,0 +1,77 @@
+# SMART for Linux: build / boot / test pipeline.
+# `make help` lists the targets. Everything generated goes to build/.
+
+CONFIG ?= test
+BUILD  := $(CURDIR)/build
+OBJ     = $(BUILD)/obj-$(CONFIG)
+HDRS    = $(BUILD)/obj-test/usr/include
+S      := $(CURDIR)/scripts
+export SMART_CONFIG := $(CONFIG)
+
+.PHONY: help deps kernel headers initramfs host-test selftests demo test run \
+	patches check-patches clean distclean
+
+help:
+	@echo "make deps                 install missing Debian packages (apt)"
+	@echo "make kernel [CONFIG=test|bench]  unpack, overlay, patch, configure, build bzImage"
+	@echo "make initramfs            busybox initramfs (build/initramfs.cpio)"
+	@echo "make host-test            host unit tests (tests/host)"
+	@echo "make selftests            build tests/selftests/smart into build/selftests"
+	@echo "make demo                 build the share demo (build/demo/smart-demo)"
+	@echo "make test                 everything; last line 'N passed, N failed'"
+	@echo "make run                  boot in QEMU: shell on a terminal, else the demo"
+	@echo "make patches              git format-patch series in build/patches-out"
+	@echo "make clean | distclean    remove objects | all of build/"
+	@echo "scripts/vm-run --help     run a command in the guest"
+
+deps:
+	@$(S)/deps
+
+kernel:
+	@$(S)/build-kernel $(CONFIG) >/dev/null
+
+# uapi headers of the test kernel (with the SMART syscall numbers) for user space
+headers:
+	@$(S)/prepare-tree
+	@$(S)/kconfig-merge test
+	@SMART_CONFIG=test bash -c '. $(S)/lib.sh; smart_kmake -s headers' >/dev/null
+
+initramfs:
+	@$(S)/mkinitramfs
+
+host-test:
+	@if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host check; \
+	else echo "host-test: tests/host/Makefile absent: skipped"; fi
+
+selftests: headers
+	@if [ -f tests/selftests/smart/Makefile ]; then \
+		mkdir -p $(BUILD)/selftests && \
+		$(MAKE) -C tests/selftests/smart OUTPUT=$(BUILD)/selftests \
+			KHDR_INCLUDES="-isystem $(HDRS)" SMART_UAPI_INCLUDE=$(CURDIR)/include/uapi; \
+	else echo "selftests: tests/selftests/smart/Makefile absent: skipped"; fi
+
+demo: headers
+	@mkdir -p $(BUILD)/demo
+	gcc -static -O2 -Wall -Wextra -I include/uapi -isystem $(HDRS) -o $(BUILD)/demo/smart-demo scripts/demo.c
+
+test: deps
+	@$(S)/test-all
+
+run: deps kernel demo initramfs
+	@if [ -t 0 ]; then $(S)/vm-run; \
+	else $(S)/vm-run --timeout 300 -- sh scripts/demo.sh; fi
+
+patches:
+	@$(S)/mkpatches
+
+check-patches:
+	@$(S)/check-patches
+
+clean:
+	rm -rf $(BUILD)/obj-* $(BUILD)/kconfig-* $(BUILD)/selftests $(BUILD)/demo \
+		$(BUILD)/initramfs.cpio $(BUILD)/initramfs.d $(BUILD)/vmrun $(BUILD)/patches-out \
+		$(BUILD)/patchcheck $(BUILD)/tools
+
+distclean:
+	chmod -R u+w $(BUILD) 2>/dev/null || true
+	rm -rf $(BUILD)
