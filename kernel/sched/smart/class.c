@@ -151,6 +151,9 @@ static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 
 	update_curr_smart(rq);
 
+	/* migrate_task_rq_smart() took it off any other CPU's queue. */
+	WARN_ON_ONCE(se->queue && se->queue != q);
+
 	if (flags & ENQUEUE_WAKEUP)
 		smart_wake(q, se, rq_clock(rq), &sp);
 	else if (flags & ENQUEUE_INITIAL)
@@ -188,7 +191,7 @@ static void yield_task_smart(struct rq *rq)
 	update_curr_smart(rq);
 	if (se->state != SMART_SE_RUNNABLE)
 		return;
-	smart_charge(smart_q(rq), se, rq_clock(rq), smart_quantum_left(se), &sp);
+	smart_yield(smart_q(rq), se, &sp);
 }
 
 static void wakeup_preempt_smart(struct rq *rq, struct task_struct *p, int flags)
@@ -405,7 +408,6 @@ static void smart_pull(struct rq *rq)
 	if (smart_q(src)->nr_runnable > 1 && !smart_q(rq)->nr_runnable) {
 		p = smart_pullable(src, this_cpu);
 		if (p) {
-			update_rq_clock(src);
 			deactivate_task(src, p, 0);
 			set_task_cpu(p, this_cpu);
 			activate_task(rq, p, 0);

@@ -20,7 +20,8 @@
  *	rejoin (wake-up after leaving)	  beta = V_P + delta + Q / S, B = 0  eq. (7)
  *
  * A sleeping task stays on its queue, its share still slowing V_P, for
- * at most sleep_credit_ns; then it leaves and keeps only delta.
+ * at most sleep_credit_ns; then it leaves and keeps only delta.  A task
+ * that wakes is never more than sleep_credit_ns of CPU behind its share.
  *
  * All divisions by a share use a precomputed inverse (smart_scale()).
  * Comparisons of virtual times are wraparound safe: (s64)(a - b) < 0.
@@ -139,6 +140,20 @@ s64 smart_lag_ns(const struct smart_entity *se)
 	return lag * (s64)se->share / SMART_SHARE_DEFAULT;
 }
 
+/*
+ * V_P += ns / sum(S), eq. (2).  The fraction below a virtual ns is carried
+ * over, so that a million 1 ms charges add up to exactly what one charge
+ * of 1000 s would.
+ */
+static void smart_level_advance(struct smart_level *l, u64 ns)
+{
+	const u64 mask = (1ULL << SMART_INV_SHIFT) - 1;
+	u64 frac = l->vfrac + ((ns * l->inv_shares) & mask);
+
+	l->vtime += smart_scale(ns, l->inv_shares) + (frac >> SMART_INV_SHIFT);
+	l->vfrac = frac & mask;
+}
+
 static void smart_level_add(struct smart_level *l, u32 share)
 {
 	l->shares += share;
@@ -170,6 +185,10 @@ void smart_join(struct smart_queue *q, struct smart_entity *se,
 
 	if (how == SMART_JOIN_NEW)
 		se->delta = 0;
+	/* A rejoining entity keeps at most sleep_credit_ns of credit. */
+	if (how == SMART_JOIN_WAKE)
+		se->delta = max_t(s64, se->delta,
+				  -(s64)smart_scale(p->sleep_credit_ns, se->inv_share));
 	if (how != SMART_JOIN_MOVE || !se->quantum) {
 		se->quantum = p->quantum_ns;
 		se->exec = 0;
@@ -238,6 +257,29 @@ void smart_sleep(struct smart_queue *q, struct smart_entity *se, u64 now,
 	list_add(&se->sleep_node, &q->sleepers);
 }
 
+/*
+ * The credit a waking entity keeps is bounded: it may be behind V_P by
+ * at most sleep_credit_ns of its own CPU time.  Without the bound a task
+ * that sleeps briefly but often never leaves the queue and its lag grows
+ * without limit; once it turns into a hog it would lock everyone out for
+ * as long.  Moving v forward by x also moves V_P by x * S / sum(S), so
+ * that sum(S_i * (v_i - V_P)) over the queue stays what it was and the
+ * other entities keep their positions relative to V_P.
+ */
+static void smart_bound_credit(struct smart_level *l, struct smart_entity *se,
+			       const struct smart_params *p)
+{
+	s64 limit = smart_scale(p->sleep_credit_ns, se->inv_share);
+	s64 lag = (s64)(l->vtime - smart_vtime(se));
+	u64 x;
+
+	if (lag <= limit)
+		return;
+	x = lag - limit;
+	se->bvft += x;
+	l->vtime += div64_u64(x * se->share, l->shares);
+}
+
 /**
  * smart_wake() - a blocked entity becomes runnable on @q
  * @q:		the queue it wakes on
@@ -259,6 +301,7 @@ void smart_wake(struct smart_queue *q, struct smart_entity *se, u64 now,
 	list_del_init(&se->sleep_node);
 	se->bvft -= smart_scale(se->bias, se->inv_share);
 	se->bias = 0;
+	smart_bound_credit(smart_level_of(q, se), se, p);
 	se->state = SMART_SE_RUNNABLE;
 	smart_tree_add(q, se);
 }
@@ -325,19 +368,36 @@ bool smart_charge(struct smart_queue *q, struct smart_entity *se, u64 now,
 	while ((s = smart_first_sleeper(q)) &&
 	       (s64)(s->sleep_expire - now) <= 0) {
 		if ((s64)(s->sleep_expire - start) > 0) {
-			l->vtime += smart_scale(s->sleep_expire - start,
-						l->inv_shares);
+			smart_level_advance(l, s->sleep_expire - start);
 			start = s->sleep_expire;
 		}
 		smart_leave(q, s);
 	}
-	l->vtime += smart_scale(now - start, l->inv_shares);
+	smart_level_advance(l, now - start);
 
 	se->exec += delta;
 	if (se->exec < se->quantum)
 		return false;
 	smart_next_quantum(q, se, p);
 	return true;
+}
+
+/**
+ * smart_yield() - the running entity gives up the rest of its quantum
+ * @q:	its queue
+ * @se:	the entity
+ * @p:	tunables
+ *
+ * It is charged as if it had used the whole quantum (its v moves to the
+ * end of the quantum, eq. (4) gives the next BVFT); the queue virtual
+ * time does not move, since no CPU time was used.
+ */
+void smart_yield(struct smart_queue *q, struct smart_entity *se,
+		 const struct smart_params *p)
+{
+	if (se->exec < se->quantum)
+		se->exec = se->quantum;
+	smart_next_quantum(q, se, p);
 }
 
 /**

@@ -47,12 +47,14 @@ struct smart_params {
 /**
  * struct smart_level - one priority's queue virtual time, eq. (2)
  * @vtime:	V_P (virtual ns)
+ * @vfrac:	fraction of a virtual ns of @vtime, in units of 2^-SMART_INV_SHIFT
  * @shares:	sum of the shares of the entities on this level, sleeping or not
  * @inv_shares:	SMART_INV_NUM / @shares
  * @nr:		entities on this level
  */
 struct smart_level {
 	u64 vtime;
+	u64 vfrac;
 	u64 shares;
 	u64 inv_shares;
 	unsigned int nr;
@@ -87,6 +89,8 @@ void smart_wake(struct smart_queue *q, struct smart_entity *se, u64 now,
 void smart_expire_sleepers(struct smart_queue *q, u64 now);
 bool smart_charge(struct smart_queue *q, struct smart_entity *se, u64 now,
 		  u64 delta, const struct smart_params *p);
+void smart_yield(struct smart_queue *q, struct smart_entity *se,
+		 const struct smart_params *p);
 void smart_set_params(struct smart_entity *se, s32 prio, u32 share,
 		      u64 now, const struct smart_params *p);
 

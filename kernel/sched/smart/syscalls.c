@@ -135,8 +135,8 @@ static void smart_apply(struct task_struct *p, const struct smart_attr *attr)
 		sse->flags = attr->flags;
 
 	if (p->sched_class == &smart_sched_class) {
-		if (task_current(rq, p))
-			rq->donor->sched_class->update_curr(rq);
+		/* V of the queue must include what the running task used. */
+		rq->donor->sched_class->update_curr(rq);
 		smart_set_params(&sse->core, prio, share, rq_clock(rq), &sp);
 		if (task_current(rq, p))
 			resched_curr(rq);
@@ -238,8 +238,7 @@ SYSCALL_DEFINE4(smart_getattr, pid_t, pid, struct smart_attr __user *, uattr,
 	rq = task_rq_lock(p, &rf);
 	if (p->sched_class == &smart_sched_class) {
 		update_rq_clock(rq);
-		if (task_current(rq, p))
-			rq->donor->sched_class->update_curr(rq);
+		rq->donor->sched_class->update_curr(rq);
 		kattr.lag_ns = smart_lag_ns(&sse->core);
 		kattr.bias_ns = sse->core.bias;
 	}
