@@ -46,8 +46,8 @@ host-test:
 selftests: headers
 	@if [ -f tests/selftests/smart/Makefile ]; then \
 		mkdir -p $(BUILD)/selftests && \
-		$(MAKE) -C tests/selftests/smart OUTPUT=$(BUILD)/selftests \
-			KHDR_INCLUDES="-isystem $(HDRS)" SMART_UAPI_INCLUDE=$(CURDIR)/include/uapi; \
+		$(MAKE) -C tests/selftests/smart O=$(BUILD)/selftests \
+			KSFT_DIR=$(BUILD)/linux/tools/testing/selftests; \
 	else echo "selftests: tests/selftests/smart/Makefile absent: skipped"; fi
 
 demo: headers
