@@ -123,6 +123,8 @@ static void sim_wake_due(struct sim *s)
 		t->wait_pick = true;
 		t->last_wake = s->now;
 		t->lag_at_wake = smart_lag_ns(&t->se);
+		if (t->nr_wakeups == 1 || t->lag_at_wake > t->max_lag_at_wake)
+			t->max_lag_at_wake = t->lag_at_wake;
 	}
 }
 

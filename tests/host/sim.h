@@ -65,6 +65,7 @@ enum sim_kind {
  * @last_sleep:		time it last blocked
  * @lag_at_sleep:	smart_lag_ns() when it last blocked
  * @lag_at_wake:	smart_lag_ns() right after it last woke
+ * @max_lag_at_wake:	largest @lag_at_wake so far
  */
 struct sim_task {
 	const char *name;
@@ -89,6 +90,7 @@ struct sim_task {
 	u64 last_sleep;
 	s64 lag_at_sleep;
 	s64 lag_at_wake;
+	s64 max_lag_at_wake;
 };
 
 /* One uninterrupted stretch of CPU given to a task. */

@@ -32,7 +32,9 @@ static struct smart_level *lvl(struct smart_queue *q, s32 prio)
 static const char *ename(const struct smart_entity *se, const struct smart_entity *a,
 			 const struct smart_entity *b, const struct smart_entity *c)
 {
-	return se == a ? "A" : se == b ? "B" : se == c ? "C" : se ? "another" : "NULL";
+	if (!se)
+		return "NULL";
+	return se == a ? "A" : se == b ? "B" : se == c ? "C" : "another";
 }
 
 static void join_new(struct smart_queue *q, struct smart_entity *se, s32 prio,
@@ -357,6 +359,88 @@ static void test_sleep(void)
 	       a.state, (long long)a.delta, (unsigned long long)lvl(&q, 0)->shares);
 }
 
+/* ---- the credit bound on wake-up, and yield ------------------------------ */
+
+/*
+ * A waking entity keeps at most sleep_credit_ns (100 ms) of CPU lag; the
+ * credit it forfeits goes back to the others (the share-weighted lags
+ * still sum to 0).
+ */
+static void test_credit_bound(void)
+{
+	struct smart_queue q;
+	struct smart_entity a, b;
+	s64 la, lb;
+
+	/*
+	 * Still on the queue: A, B 1024 at V=0.  B runs 300 ms while A
+	 * waits: V = 150 ms, lag_A = +150 ms.  A sleeps at 300 ms (on the
+	 * queue), B runs to 310 ms: V = 155, lag_A = 155 ms > 100.
+	 * Bounded: lag_A = 100 ms, so lag_B = -100 ms (sum 0):
+	 * v_A + x = V + x * 1024/2048 - 100  ->  x = 110, V = 210, v_A = 110.
+	 */
+	smart_queue_init(&q);
+	join_new(&q, &a, 0, 1024);
+	join_new(&q, &b, 0, 1024);
+	charge_ticks(&q, &b, 0, MS(300), &P);
+	smart_sleep(&q, &a, MS(300), &P);
+	charge_ticks(&q, &b, MS(300), MS(310), &P);
+	tap_eq("credit bound: before the wake-up lag_A = 310/2 = 155 ms", MS(155),
+	       smart_lag_ns(&a), "ns");
+	smart_wake(&q, &a, MS(310), &P);
+	la = smart_lag_ns(&a);
+	lb = smart_lag_ns(&b);
+	tap_eq("credit bound: a waking sleeper keeps at most sleep_credit (100 ms) of lag",
+	       MS(100), la, "ns");
+	tap_eq("credit bound: what it forfeits goes back, lag_A + lag_B = 0", 0, la + lb, "ns");
+
+	/*
+	 * Off the queue: A leaves with delta = 0 - 200 = -200 ms (B ran
+	 * 400 ms, V = 200).  JOIN_WAKE, eq. (7), keeps at most 100 ms of it:
+	 * beta = 200 - 100 + 10 = 110 ms.  JOIN_MOVE (migration) keeps all.
+	 */
+	smart_queue_init(&q);
+	join_new(&q, &a, 0, 1024);
+	join_new(&q, &b, 0, 1024);
+	charge_ticks(&q, &b, 0, MS(400), &P);
+	smart_leave(&q, &a);
+	tap_eq("credit bound: A left 200 ms behind: delta -200 ms", -(s64)MS(200),
+	       a.delta, "ns");
+	smart_join(&q, &a, SMART_JOIN_WAKE, &P);
+	tap_ok(a.bvft == MS(110) && smart_lag_ns(&a) == (s64)MS(100),
+	       "credit bound: eq7 rejoin keeps 100 ms of the 200: beta = 200 - 100 + 10 ms",
+	       "expected beta 110000000 lag 100000000, seen beta %llu lag %lld",
+	       (unsigned long long)a.bvft, (long long)smart_lag_ns(&a));
+	smart_leave(&q, &a);
+	a.delta = -(s64)MS(200);
+	smart_join(&q, &a, SMART_JOIN_MOVE, &P);
+	tap_eq("credit bound: JOIN_MOVE (migration) keeps the whole lag, 200 ms",
+	       MS(200), smart_lag_ns(&a), "ns");
+}
+
+/* sched_yield(): the rest of the quantum counts as used; V does not move. */
+static void test_yield(void)
+{
+	struct smart_queue q;
+	struct smart_entity a, b;
+
+	/* A, B 1024.  A runs 4 ms: V = 2 ms.  Yield: E = Q, eq. (4): beta = 10 + 10 + 10. */
+	smart_queue_init(&q);
+	join_new(&q, &a, 0, 1024);
+	join_new(&q, &b, 0, 1024);
+	smart_charge(&q, &a, MS(4), MS(4), &P);
+	smart_yield(&q, &a, &P);
+	tap_ok(a.bvft == MS(30) && a.bias == MS(10) && a.exec == 0 &&
+	       smart_vtime(&a) == MS(10),
+	       "yield: the quantum counts as used: beta 30 ms, bias 10 ms, v 10 ms",
+	       "expected beta 30000000 bias 10000000 exec 0 v 10000000, seen %llu %llu %llu %llu",
+	       (unsigned long long)a.bvft, (unsigned long long)a.bias,
+	       (unsigned long long)a.exec, (unsigned long long)smart_vtime(&a));
+	tap_eq("yield: V does not move (no CPU time was used)", MS(2), lvl(&q, 0)->vtime, "ns");
+	tap_ok(smart_pick(&q) == &b, "yield: the other entity runs next",
+	       "expected B, seen %s", ename(smart_pick(&q), &a, &b, NULL));
+}
+
 /* ---- eq. (2) split where a sleeper's credit expires --------------------- */
 
 static void test_charge_split(void)
@@ -645,6 +729,8 @@ int main(void)
 	test_eq4();
 	test_eq5_7();
 	test_sleep();
+	test_credit_bound();
+	test_yield();
 	test_charge_split();
 	test_lag();
 	test_set_params();

@@ -305,11 +305,12 @@ static void test_credit_accumulation(void)
 		sim_hog(&s, "hog", 0, 1024);
 	it = sim_periodic(&s, "I", 0, 1024, MS(9), MS(1));
 	sim_run_until(&s, SEC(20));
-	lag = smart_lag_ns(&it->se);
-	tap_ok(lag <= (s64)s.p.sleep_credit_ns,
-	       "credit bound: a task sleeping 9 ms every 10 ms holds at most one credit of lag",
-	       "expected lag <= %.3f ms after 20 s, seen %.3f ms",
-	       ms(s.p.sleep_credit_ns), ms(lag));
+	lag = it->max_lag_at_wake;
+	tap_ok(lag <= (s64)(s.p.sleep_credit_ns + s.p.quantum_ns),
+	       "credit bound: a task sleeping 9 ms every 10 ms wakes with at most ~one credit of lag",
+	       "expected lag at every wake-up <= credit + Q = %.3f ms over 20 s, seen at most %.3f ms (%llu wake-ups; lag now %.3f ms)",
+	       ms(s.p.sleep_credit_ns + s.p.quantum_ns), ms(lag),
+	       (unsigned long long)it->nr_wakeups, ms(smart_lag_ns(&it->se)));
 
 	sim_become_hog(&s, it);
 	t0 = s.now;
@@ -327,6 +328,42 @@ static void test_credit_accumulation(void)
 	       "credit bound: the hogs are not locked out longer than credit + bias + Q",
 	       "expected its longest run <= 210 ms, seen %.3f ms", ms(longest));
 	sim_free(&s);
+}
+
+/*
+ * The credit bound must hold whatever the shares: a short sleeper whose
+ * share is most of its level is not exempt.  Each case: one hog and a
+ * task that runs 1 ms and sleeps 9 ms, for 20 s; at every wake-up its
+ * lag (smart_lag_ns(), CPU ns behind its share) must be at most
+ * sleep_credit + Q = 110 ms.
+ */
+static void test_credit_bound_shares(void)
+{
+	static const struct { u32 sleeper, hog; } c[] = {
+		{ 1024, 1024 },
+		{ 4096, 1024 },
+		{ 16384, 1024 },
+		{ 99 * 1024, 1024 },
+		{ 1024, 99 * 1024 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct sim_task *it;
+		struct sim s;
+
+		sim_init(&s);
+		sim_hog(&s, "hog", 0, c[i].hog);
+		it = sim_periodic(&s, "I", 0, c[i].sleeper, MS(9), MS(1));
+		sim_run_until(&s, SEC(20));
+		tap_ok(it->max_lag_at_wake <= (s64)(s.p.sleep_credit_ns + s.p.quantum_ns),
+		       NAME("credit bound at shares %u:%u (sleeper:hog): lag at wake-up <= credit + Q",
+			    c[i].sleeper, c[i].hog),
+		       "expected <= %.3f ms at each of %llu wake-ups over 20 s, seen at most %.3f ms",
+		       ms(s.p.sleep_credit_ns + s.p.quantum_ns),
+		       (unsigned long long)it->nr_wakeups, ms(it->max_lag_at_wake));
+		sim_free(&s);
+	}
 }
 
 /*
@@ -403,6 +440,7 @@ int main(void)
 	test_sleep_credit();
 	test_interactive();
 	test_credit_accumulation();
+	test_credit_bound_shares();
 	test_newcomer_after_sleeper();
 	test_share_change();
 	return tap_done();

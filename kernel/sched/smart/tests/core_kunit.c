@@ -337,6 +337,50 @@ static void smart_charge_split_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->q.nr_queued, 2U);
 }
 
+/*
+ * eq. (7) keeps at most sleep_credit_ns of credit: A left 200 ms behind
+ * (B ran 400 ms, V = 200) and rejoins with 100 ms of it:
+ * beta = 200 - 100 + 10 ms.  A migration (JOIN_MOVE) keeps all of it.
+ */
+static void smart_rejoin_credit_test(struct kunit *test)
+{
+	struct smart_test_ctx *ctx = test->priv;
+	struct smart_entity *a = &ctx->se[0], *b = &ctx->se[1];
+	u64 t;
+
+	smart_test_join(ctx, a, 0, 1024);
+	smart_test_join(ctx, b, 0, 1024);
+	for (t = MS(1); t <= MS(400); t += MS(1))
+		smart_charge(&ctx->q, b, t, MS(1), &ctx->p);
+	smart_leave(&ctx->q, a);
+	KUNIT_EXPECT_EQ(test, a->delta, -(s64)MS(200));
+	smart_join(&ctx->q, a, SMART_JOIN_WAKE, &ctx->p);
+	KUNIT_EXPECT_EQ(test, a->bvft, MS(110));
+	KUNIT_EXPECT_EQ(test, smart_lag_ns(a), (s64)MS(100));
+	smart_leave(&ctx->q, a);
+	a->delta = -(s64)MS(200);
+	smart_join(&ctx->q, a, SMART_JOIN_MOVE, &ctx->p);
+	KUNIT_EXPECT_EQ(test, smart_lag_ns(a), (s64)MS(200));
+}
+
+/* sched_yield(): the quantum counts as used (eq. (4)); V does not move. */
+static void smart_yield_test(struct kunit *test)
+{
+	struct smart_test_ctx *ctx = test->priv;
+	struct smart_entity *a = &ctx->se[0], *b = &ctx->se[1];
+
+	smart_test_join(ctx, a, 0, 1024);
+	smart_test_join(ctx, b, 0, 1024);
+	smart_charge(&ctx->q, a, MS(4), MS(4), &ctx->p);	/* V = 2 ms */
+	smart_yield(&ctx->q, a, &ctx->p);
+	KUNIT_EXPECT_EQ(test, a->bvft, MS(30));			/* 10 + 10 + 10 */
+	KUNIT_EXPECT_EQ(test, a->bias, MS(10));
+	KUNIT_EXPECT_EQ(test, a->exec, 0ULL);
+	KUNIT_EXPECT_EQ(test, smart_vtime(a), MS(10));
+	KUNIT_EXPECT_EQ(test, smart_test_level(&ctx->q, 0)->vtime, MS(2));
+	KUNIT_EXPECT_PTR_EQ(test, smart_pick(&ctx->q), b);
+}
+
 /* ---- reassigned parameters ------------------------------------------------- */
 
 static void smart_set_params_test(struct kunit *test)
@@ -499,6 +543,8 @@ static struct kunit_case smart_test_cases[] = {
 	KUNIT_CASE(smart_sleep_short_test),
 	KUNIT_CASE(smart_sleep_long_test),
 	KUNIT_CASE(smart_charge_split_test),
+	KUNIT_CASE(smart_rejoin_credit_test),
+	KUNIT_CASE(smart_yield_test),
 	KUNIT_CASE(smart_set_params_test),
 	KUNIT_CASE(smart_set_share_test),
 	KUNIT_CASE(smart_order_test),
