@@ -40,7 +40,8 @@ initramfs:
 	@$(S)/mkinitramfs
 
 host-test:
-	@if [ -f tests/host/Makefile ]; then $(MAKE) -C tests/host check; \
+	@if [ -f tests/host/Makefile ]; then $(S)/prepare-tree && \
+		$(MAKE) -C tests/host check KSRC=$(BUILD)/linux; \
 	else echo "host-test: tests/host/Makefile absent: skipped"; fi
 
 selftests: headers
