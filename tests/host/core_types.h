@@ -23,6 +23,11 @@ static inline u64 mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
 	return (u64)(((unsigned __int128)a * b) >> shift);
 }
 
+static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
+{
+	return (u64)((unsigned __int128)a * b / c);
+}
+
 static inline u64 div64_u64(u64 a, u64 b)
 {
 	return a / b;

@@ -21,7 +21,8 @@
  *
  * SMP: tasks are placed by select_task_rq_smart() on the least loaded
  * allowed CPU; a CPU about to idle pulls a waiting task in
- * balance_smart(); a CPU with waiting tasks kicks an idle CPU so that it
+ * balance_smart(); a CPU with waiting tasks kicks (at wake-up and every
+ * tick) an idle CPU, or one with at least two tasks fewer, so that it
  * pulls.  Migration keeps the lag v - V, so a task neither gains nor
  * loses its position by moving.
  *
@@ -188,7 +189,10 @@ static void yield_task_smart(struct rq *rq)
 	struct smart_entity *se = smart_se(rq->donor);
 	struct smart_params sp = smart_params_now();
 
+	/* do_sched_yield() does not update the clock; as yield_task_fair(). */
+	update_rq_clock(rq);
 	update_curr_smart(rq);
+	rq_clock_skip_update(rq);
 	if (se->state != SMART_SE_RUNNABLE)
 		return;
 	smart_yield(smart_q(rq), se, &sp);
@@ -230,15 +234,15 @@ static void set_next_task_smart(struct rq *rq, struct task_struct *p, bool first
 }
 
 #ifdef CONFIG_SMP
-static void smart_kick_idle(struct rq *rq);
+static void smart_kick_balance(struct rq *rq);
 #else
-static inline void smart_kick_idle(struct rq *rq) { }
+static inline void smart_kick_balance(struct rq *rq) { }
 #endif
 
 static void task_tick_smart(struct rq *rq, struct task_struct *p, int queued)
 {
 	update_curr_smart(rq);
-	smart_kick_idle(rq);
+	smart_kick_balance(rq);
 }
 
 static void switching_to_smart(struct rq *rq, struct task_struct *p)
@@ -379,15 +383,25 @@ static struct task_struct *smart_pullable(struct rq *src, int cpu)
 }
 
 /*
- * Pull one waiting task from the CPU with the most waiting SMART tasks.
- * Called with @rq locked and unpinned; may drop and retake the lock.
+ * Moving one task from a CPU with @src_nr waiting SMART tasks to one
+ * running @dst_nr tasks evens the load: the difference is at least two.
+ */
+static inline bool smart_imbalanced(unsigned int src_nr, unsigned int dst_nr)
+{
+	return src_nr >= dst_nr + 2;
+}
+
+/*
+ * Pull one task from the CPU with the most runnable SMART tasks if that
+ * evens the load.  Called with @rq locked and unpinned; may drop and
+ * retake the lock.
  */
 static void smart_pull(struct rq *rq)
 {
 	int this_cpu = cpu_of(rq), cpu;
-	struct rq *src = NULL;
-	unsigned int most = 1;
+	unsigned int most = 0;
 	struct task_struct *p;
+	struct rq *src = NULL;
 
 	for_each_cpu(cpu, cpu_active_mask) {
 		unsigned int nr;
@@ -400,12 +414,12 @@ static void smart_pull(struct rq *rq)
 			src = cpu_rq(cpu);
 		}
 	}
-	if (!src)
+	if (!src || !smart_imbalanced(most, rq->nr_running))
 		return;
 
 	double_lock_balance(rq, src);
 	/* Recheck: both locks were free while we looked. */
-	if (smart_q(src)->nr_runnable > 1 && !smart_q(rq)->nr_runnable) {
+	if (smart_imbalanced(smart_q(src)->nr_runnable, rq->nr_running)) {
 		p = smart_pullable(src, this_cpu);
 		if (p) {
 			deactivate_task(src, p, 0);
@@ -417,10 +431,18 @@ static void smart_pull(struct rq *rq)
 	double_unlock_balance(rq, src);
 }
 
+/*
+ * Before a pick: a CPU about to idle, or one another CPU kicked, pulls.
+ * Busy CPUs that nobody kicked skip the scan of the other CPUs.
+ */
 static int balance_smart(struct rq *rq, struct task_struct *prev,
 			 struct rq_flags *rf)
 {
-	if (!smart_q(rq)->nr_runnable && cpu_active(cpu_of(rq))) {
+	bool kicked = READ_ONCE(rq->smart.kicked);
+
+	if ((kicked || rq->nr_running <= 1) && cpu_active(cpu_of(rq))) {
+		if (kicked)
+			WRITE_ONCE(rq->smart.kicked, false);
 		rq_unpin_lock(rq, rf);
 		smart_pull(rq);
 		rq_repin_lock(rq, rf);
@@ -429,26 +451,30 @@ static int balance_smart(struct rq *rq, struct task_struct *prev,
 	       sched_rt_runnable(rq) || smart_q(rq)->nr_runnable;
 }
 
-static DEFINE_PER_CPU(call_single_data_t, smart_kick_csd);
-
 static void smart_kick_fn(void *info)
 {
-	/* On the idle CPU itself: schedule, and balance_smart() pulls. */
+	/* On the kicked CPU itself: schedule, and balance_smart() pulls. */
+	WRITE_ONCE(this_rq()->smart.kicked, true);
 	set_tsk_need_resched(current);
 	set_preempt_need_resched();
 }
 
-/*
- * @rq has tasks waiting: wake one idle CPU that may run one of them, so
- * that it pulls.  Called with @rq locked; takes no other rq lock.
- */
-static void smart_kick_idle(struct rq *rq)
-{
-	struct task_struct *curr = rq->donor;
-	struct rb_node *n;
-	int cpu;
+static DEFINE_PER_CPU(call_single_data_t, smart_kick_csd) =
+	CSD_INIT(smart_kick_fn, NULL);
 
-	if (smart_q(rq)->nr_runnable < 2)
+/*
+ * @rq has tasks waiting: if a CPU that may run the most important of
+ * them is idle or has at least two tasks fewer, kick it so that it
+ * pulls.  Called with @rq locked; takes no other rq lock.
+ */
+static void smart_kick_balance(struct rq *rq)
+{
+	unsigned int nr = smart_q(rq)->nr_runnable, best_nr;
+	struct task_struct *curr = rq->donor;
+	int cpu, best = -1;
+	struct rb_node *n;
+
+	if (nr < 2)
 		return;
 
 	for (n = rb_first_cached(&smart_q(rq)->tree); n; n = rb_next(n)) {
@@ -457,20 +483,25 @@ static void smart_kick_idle(struct rq *rq)
 
 		if (p == curr || is_migration_disabled(p))
 			continue;
+		best_nr = nr - 1;
 		for_each_cpu_and(cpu, p->cpus_ptr, cpu_active_mask) {
-			if (cpu != cpu_of(rq) && idle_cpu(cpu)) {
-				smp_call_function_single_async(cpu,
-					per_cpu_ptr(&smart_kick_csd, cpu));
-				return;
+			unsigned int other = READ_ONCE(cpu_rq(cpu)->nr_running);
+
+			if (cpu != cpu_of(rq) && other < best_nr) {
+				best_nr = other;
+				best = cpu;
 			}
 		}
+		if (best >= 0 && smart_imbalanced(nr, best_nr))
+			smp_call_function_single_async(best,
+				per_cpu_ptr(&smart_kick_csd, best));
 		return;
 	}
 }
 
 static void task_woken_smart(struct rq *rq, struct task_struct *p)
 {
-	smart_kick_idle(rq);
+	smart_kick_balance(rq);
 }
 
 static void rq_offline_smart(struct rq *rq)
@@ -489,9 +520,6 @@ void init_smart_rq(struct rq *rq)
 	smart_queue_init(&rq->smart.q);
 	hrtimer_init(&rq->smart.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	rq->smart.timer.function = smart_timer_fn;
-#ifdef CONFIG_SMP
-	INIT_CSD(per_cpu_ptr(&smart_kick_csd, cpu_of(rq)), smart_kick_fn, NULL);
-#endif
 }
 
 /**
@@ -514,6 +542,14 @@ void sched_smart_fork(struct task_struct *p)
 		sse->flags = 0;
 		sse->notify_signal = 0;
 	}
+	/*
+	 * With sched_smart=all kernel threads are SMART too.  Priorities are
+	 * strict, so a user task raised above them (by an administrator)
+	 * would starve workqueues, RCU and friends; they run at the top
+	 * priority, where a user task can at most share with them.
+	 */
+	if (sched_smart_all && (p->flags & PF_KTHREAD))
+		prio = SMART_PRIO_MAX;
 	if (!share)
 		share = SMART_SHARE_DEFAULT;
 	smart_entity_init(&sse->core, prio, share);

@@ -264,7 +264,9 @@ void smart_sleep(struct smart_queue *q, struct smart_entity *se, u64 now,
  * without limit; once it turns into a hog it would lock everyone out for
  * as long.  Moving v forward by x also moves V_P by x * S / sum(S), so
  * that sum(S_i * (v_i - V_P)) over the queue stays what it was and the
- * other entities keep their positions relative to V_P.
+ * other entities keep their virtual times.  The lag then shrinks by
+ * x * (sum(S) - S) / sum(S), so to shed an excess e, x = e * sum(S) /
+ * (sum(S) - S); an entity alone on its level just moves v.
  */
 static void smart_bound_credit(struct smart_level *l, struct smart_entity *se,
 			       const struct smart_params *p)
@@ -276,8 +278,11 @@ static void smart_bound_credit(struct smart_level *l, struct smart_entity *se,
 	if (lag <= limit)
 		return;
 	x = lag - limit;
+	if (l->shares > se->share) {
+		x = mul_u64_u64_div_u64(x, l->shares, l->shares - se->share);
+		l->vtime += mul_u64_u64_div_u64(x, se->share, l->shares);
+	}
 	se->bvft += x;
-	l->vtime += div64_u64(x * se->share, l->shares);
 }
 
 /**

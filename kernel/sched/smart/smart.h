@@ -23,10 +23,12 @@ struct task_struct;
  * @q:		the algorithm's queues
  * @timer:	decision timer: fires at the running task's quantum end with
  *		resolution_ns granularity, independent of HZ
+ * @kicked:	another CPU asked this one to pull (balance_smart())
  */
 struct smart_rq {
 	struct smart_queue q;
 	struct hrtimer timer;
+	bool kicked;
 };
 
 extern bool sched_smart_all;

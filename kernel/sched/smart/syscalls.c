@@ -183,7 +183,7 @@ SYSCALL_DEFINE3(smart_setattr, pid_t, pid, struct smart_attr __user *, uattr,
 	struct task_struct *p;
 	int ret;
 
-	if (!uattr || flags)
+	if (flags)
 		return -EINVAL;
 	ret = smart_copy_attr(uattr, &attr);
 	if (ret)
@@ -227,7 +227,7 @@ SYSCALL_DEFINE4(smart_getattr, pid_t, pid, struct smart_attr __user *, uattr,
 	struct rq_flags rf;
 	struct rq *rq;
 
-	if (!uattr || flags || usize < SMART_ATTR_SIZE_VER0 || usize > PAGE_SIZE)
+	if (flags || usize < SMART_ATTR_SIZE_VER0 || usize > PAGE_SIZE)
 		return -EINVAL;
 
 	p = smart_find_get_task(pid);
