@@ -78,10 +78,11 @@ for t in $tests; do
 	rc=$(cat "$tmp/rc" 2>/dev/null || echo 99)
 	secs=$(( $(date +%s) - start ))
 	totals=$(grep '^# Totals:' "$tmp/out" | tail -n 1)
-	p=$(echo "$totals" | sed -n 's/.*pass:\([0-9]*\).*/\1/p')
+	# "# Totals: pass:N fail:N xfail:N xpass:N skip:N error:N"
+	p=$(echo "$totals" | sed -n 's/.*Totals: pass:\([0-9]*\).*/\1/p')
 	f=$(echo "$totals" | sed -n 's/.* fail:\([0-9]*\).*/\1/p')
-	s=$(echo "$totals" | sed -n 's/.*skip:\([0-9]*\).*/\1/p')
-	e=$(echo "$totals" | sed -n 's/.*error:\([0-9]*\).*/\1/p')
+	s=$(echo "$totals" | sed -n 's/.* skip:\([0-9]*\).*/\1/p')
+	e=$(echo "$totals" | sed -n 's/.* error:\([0-9]*\).*/\1/p')
 	p=${p:-0}; f=${f:-0}; s=${s:-0}; e=${e:-0}
 	tpass=$((tpass + p)); tskip=$((tskip + s)); tfail=$((tfail + f + e))
 	if [ "$rc" != 0 ] || [ "$f" != 0 ] || [ "$e" != 0 ] || [ -z "$totals" ]; then

@@ -155,8 +155,14 @@ static void forker(int idx)
 		while (waitid(P_PID, pid, &si, WEXITED | WNOWAIT) && errno == EINTR)
 			;
 		__atomic_store_n(&sl->pid, 0, __ATOMIC_SEQ_CST);
+		/*
+		 * Sleep, not sched_yield(): this forker may have been made
+		 * FIFO or a high SMART priority, and yielding to a lower
+		 * priority flipper is a no-op under strict priority (a
+		 * user-space livelock on one CPU, not a kernel bug).
+		 */
 		while (__atomic_load_n(&sl->users, __ATOMIC_SEQ_CST))
-			sched_yield();
+			usleep(100);
 
 		if (waitpid(pid, &st, 0) != pid) {
 			report("forker %d: waitpid(%d): %s", idx, pid, strerror(errno));
@@ -430,6 +436,14 @@ TEST(storm)
 	__atomic_store_n(&S->stop_flip, 1, __ATOMIC_SEQ_CST);
 	for (i = 0; i < NFLIPPERS; i++)
 		pthread_join(fl[i], NULL);
+	TH_LOG("flippers stopped %.1f s after the end", (mono_ns() - t_end) / 1e9);
+	for (i = 0; i < S->nvictims; i++) {
+		struct smart_attr a = { 0 };
+
+		smart_get(S->victim_tid[i], &a);
+		TH_LOG("victim tid %d at the stop: policy %d, " ATTR_FMT, S->victim_tid[i],
+		       sched_getscheduler(S->victim_tid[i]), ATTR_ARG(a));
+	}
 	__atomic_store_n(&S->stop, 1, __ATOMIC_SEQ_CST);
 	deadline = mono_ns() + GRACE_SEC * NSEC_PER_SEC;
 	for (i = 0; i < S->nforkers; i++) {
