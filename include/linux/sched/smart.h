@@ -59,6 +59,8 @@ struct smart_entity {
 /**
  * struct sched_smart_entity - a task's SMART scheduling state
  * @core:		the algorithm's entity (value tuple, BVFT, lag)
+ * @wait_node:		in smart_rq::waiters while runnable and not running
+ * @wait_start:		when it last started waiting (rq clock, ns)
  * @notify_signal:	signal for notifications, 0 means SIGXCPU
  * @flags:		SMART_FLAG_* from the uapi
  * @constraints_met:	time constraints that ended on time
@@ -67,6 +69,8 @@ struct smart_entity {
  */
 struct sched_smart_entity {
 	struct smart_entity core;
+	struct list_head wait_node;
+	u64 wait_start;
 	s32 notify_signal;
 	u32 flags;
 	u64 constraints_met;

@@ -101,10 +101,40 @@ static void smart_arm_timer(struct rq *rq, struct task_struct *p)
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
+static void smart_wait_start(struct rq *rq, struct task_struct *p)
+{
+	p->smart.wait_start = rq_clock(rq);
+	list_move_tail(&p->smart.wait_node, &rq->smart.waiters);
+}
+
+static void smart_wait_end(struct task_struct *p)
+{
+	list_del_init(&p->smart.wait_node);
+}
+
+/*
+ * The task to run: the highest value tuple (§3.2), unless a task has
+ * starved for SMART_STARVE_NS and none was rescued in that time.
+ */
+static struct task_struct *smart_next(struct rq *rq)
+{
+	struct sched_smart_entity *w;
+	struct smart_entity *se;
+	u64 now = rq_clock(rq);
+
+	w = list_first_entry_or_null(&rq->smart.waiters,
+				     struct sched_smart_entity, wait_node);
+	if (w && (s64)(now - w->wait_start) >= (s64)SMART_STARVE_NS &&
+	    (s64)(now - rq->smart.last_rescue) >= (s64)SMART_STARVE_NS)
+		return container_of(w, struct task_struct, smart);
+
+	se = smart_pick(smart_q(rq));
+	return se ? smart_task_of(se) : NULL;
+}
+
 /*
  * Charge the running SMART task for the time since it was last charged.
- * If its quantum ended and another task now has a higher value tuple,
- * reschedule.
+ * If its quantum ended and another task should run now, reschedule.
  */
 static void update_curr_smart(struct rq *rq)
 {
@@ -121,7 +151,7 @@ static void update_curr_smart(struct rq *rq)
 		return;
 
 	if (smart_charge(smart_q(rq), se, rq_clock(rq), delta, &p) &&
-	    smart_pick(smart_q(rq)) != se)
+	    smart_next(rq) != curr)
 		resched_curr(rq);
 }
 
@@ -162,6 +192,8 @@ static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 	else
 		smart_join(q, se, SMART_JOIN_MOVE, &sp);
 
+	if (!task_current(rq, p))
+		smart_wait_start(rq, p);
 	add_nr_running(rq, 1);
 }
 
@@ -179,6 +211,7 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 	else
 		smart_leave(q, se);
 
+	smart_wait_end(p);
 	sub_nr_running(rq, 1);
 	return true;
 }
@@ -209,27 +242,32 @@ static void wakeup_preempt_smart(struct rq *rq, struct task_struct *p, int flags
 
 static struct task_struct *pick_task_smart(struct rq *rq)
 {
-	struct smart_entity *se;
-
 	if (!smart_q(rq)->nr_runnable)
 		return NULL;
 
 	update_curr_smart(rq);
-	se = smart_pick(smart_q(rq));
-	return se ? smart_task_of(se) : NULL;
+	return smart_next(rq);
 }
 
 static void put_prev_task_smart(struct rq *rq, struct task_struct *p,
 				struct task_struct *next)
 {
 	update_curr_smart(rq);
+	if (task_on_rq_queued(p))
+		smart_wait_start(rq, p);
 	if (!next || next->sched_class != &smart_sched_class)
 		hrtimer_try_to_cancel(&rq->smart.timer);
 }
 
 static void set_next_task_smart(struct rq *rq, struct task_struct *p, bool first)
 {
+	struct sched_smart_entity *sse = &p->smart;
+
 	p->se.exec_start = rq_clock_task(rq);
+	if ((s64)(rq_clock(rq) - sse->wait_start) >= (s64)SMART_STARVE_NS &&
+	    !list_empty(&sse->wait_node))
+		rq->smart.last_rescue = rq_clock(rq);
+	smart_wait_end(p);
 	smart_arm_timer(rq, p);
 }
 
@@ -306,6 +344,21 @@ static void task_dead_smart(struct task_struct *p)
 #ifdef CONFIG_SMP
 
 /*
+ * The load a SMART task meets on @cpu: the tasks of SMART and of the
+ * classes above it.  Fair tasks do not count: SMART runs before them
+ * (a fair task waiting for the fair server would otherwise keep a CPU
+ * looking busy for up to a second).
+ */
+static unsigned int smart_load(int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	return READ_ONCE(rq->smart.q.nr_runnable) +
+	       READ_ONCE(rq->rt.rt_nr_running) +
+	       READ_ONCE(rq->dl.dl_nr_running);
+}
+
+/*
  * Place a waking or new task: its previous CPU if it has nothing else of
  * ours to run (cache, and its sleep credit is there), else the allowed
  * CPU with the fewest runnable tasks.
@@ -319,13 +372,13 @@ static int select_task_rq_smart(struct task_struct *p, int prev_cpu, int wake_fl
 		return prev_cpu;
 
 	if (cpumask_test_cpu(prev_cpu, p->cpus_ptr) && cpu_active(prev_cpu)) {
-		best_nr = READ_ONCE(cpu_rq(prev_cpu)->nr_running);
+		best_nr = smart_load(prev_cpu);
 		if (!best_nr)
 			return prev_cpu;
 	}
 
 	for_each_cpu_and(cpu, p->cpus_ptr, cpu_active_mask) {
-		unsigned int nr = READ_ONCE(cpu_rq(cpu)->nr_running);
+		unsigned int nr = smart_load(cpu);
 
 		if (nr < best_nr) {
 			best_nr = nr;
@@ -414,12 +467,12 @@ static void smart_pull(struct rq *rq)
 			src = cpu_rq(cpu);
 		}
 	}
-	if (!src || !smart_imbalanced(most, rq->nr_running))
+	if (!src || !smart_imbalanced(most, smart_load(this_cpu)))
 		return;
 
 	double_lock_balance(rq, src);
 	/* Recheck: both locks were free while we looked. */
-	if (smart_imbalanced(smart_q(src)->nr_runnable, rq->nr_running)) {
+	if (smart_imbalanced(smart_q(src)->nr_runnable, smart_load(this_cpu))) {
 		p = smart_pullable(src, this_cpu);
 		if (p) {
 			deactivate_task(src, p, 0);
@@ -440,7 +493,7 @@ static int balance_smart(struct rq *rq, struct task_struct *prev,
 {
 	bool kicked = READ_ONCE(rq->smart.kicked);
 
-	if ((kicked || rq->nr_running <= 1) && cpu_active(cpu_of(rq))) {
+	if ((kicked || smart_load(cpu_of(rq)) <= 1) && cpu_active(cpu_of(rq))) {
 		if (kicked)
 			WRITE_ONCE(rq->smart.kicked, false);
 		rq_unpin_lock(rq, rf);
@@ -464,7 +517,7 @@ static DEFINE_PER_CPU(call_single_data_t, smart_kick_csd) =
 
 /*
  * @rq has tasks waiting: if a CPU that may run the most important of
- * them is idle or has at least two tasks fewer, kick it so that it
+ * them is idle or has at least two SMART tasks fewer, kick it so that it
  * pulls.  Called with @rq locked; takes no other rq lock.
  */
 static void smart_kick_balance(struct rq *rq)
@@ -485,7 +538,7 @@ static void smart_kick_balance(struct rq *rq)
 			continue;
 		best_nr = nr - 1;
 		for_each_cpu_and(cpu, p->cpus_ptr, cpu_active_mask) {
-			unsigned int other = READ_ONCE(cpu_rq(cpu)->nr_running);
+			unsigned int other = smart_load(cpu);
 
 			if (cpu != cpu_of(rq) && other < best_nr) {
 				best_nr = other;
@@ -518,6 +571,7 @@ static void rq_offline_smart(struct rq *rq)
 void init_smart_rq(struct rq *rq)
 {
 	smart_queue_init(&rq->smart.q);
+	INIT_LIST_HEAD(&rq->smart.waiters);
 	hrtimer_init(&rq->smart.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	rq->smart.timer.function = smart_timer_fn;
 }
@@ -553,6 +607,8 @@ void sched_smart_fork(struct task_struct *p)
 	if (!share)
 		share = SMART_SHARE_DEFAULT;
 	smart_entity_init(&sse->core, prio, share);
+	INIT_LIST_HEAD(&sse->wait_node);
+	sse->wait_start = 0;
 	sse->constraints_met = 0;
 	sse->constraints_missed = 0;
 	sse->notifications = 0;
