@@ -253,7 +253,11 @@ static void put_prev_task_smart(struct rq *rq, struct task_struct *p,
 				struct task_struct *next)
 {
 	update_curr_smart(rq);
-	if (task_on_rq_queued(p))
+	/*
+	 * Not task_on_rq_queued(): a class or attribute change dequeues the
+	 * task before putting it, with p->on_rq still set.
+	 */
+	if (smart_se(p)->state == SMART_SE_RUNNABLE)
 		smart_wait_start(rq, p);
 	if (!next || next->sched_class != &smart_sched_class)
 		hrtimer_try_to_cancel(&rq->smart.timer);
@@ -302,6 +306,7 @@ static void switched_from_smart(struct rq *rq, struct task_struct *p)
 	/* A task asleep on the queue leaves it with the class. */
 	if (se->queue)
 		smart_leave(se->queue, se);
+	smart_wait_end(p);
 }
 
 static void switched_to_smart(struct rq *rq, struct task_struct *p)
