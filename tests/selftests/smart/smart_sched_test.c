@@ -78,7 +78,13 @@ TEST_F(cpu0, shares_1_1_2)
 		smart_hog(_metadata, &self->h, NULL, NULL, 0, share[i]);
 	hogs_go(&self->h);
 	sleep_ns(300 * NSEC_PER_MSEC);
-	hogs_measure(&self->h, 2 * NSEC_PER_SEC);
+	/*
+	 * 4 s, not 2: the bias (eq. 4, b/S) lets the share-2048 hog run
+	 * ahead by ~55 ms of CPU while the biases ramp up to bias_max_ns
+	 * (the paper's Figure 1 shows the same); that transient is 2.75%
+	 * of 2 s of ideal CPU at 4 s, 5.5% at 2 s.
+	 */
+	hogs_measure(&self->h, 4 * NSEC_PER_SEC);
 	wall = self->h.t1 - self->h.t0;
 
 	for (i = 0; i < 3; i++)
