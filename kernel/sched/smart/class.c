@@ -74,24 +74,6 @@ static inline struct smart_queue *smart_q(struct rq *rq)
 	return &rq->smart.q;
 }
 
-/* A snapshot of the tunables, read once per event. */
-static inline struct smart_params smart_params_now(void)
-{
-	return (struct smart_params){
-		.quantum_ns	 = READ_ONCE(smart_params.quantum_ns),
-		.bias_step_ns	 = READ_ONCE(smart_params.bias_step_ns),
-		.bias_max_ns	 = READ_ONCE(smart_params.bias_max_ns),
-		.sleep_credit_ns = READ_ONCE(smart_params.sleep_credit_ns),
-	};
-}
-
-/* The share of a nice value: the load weight of the fair class. */
-static u32 smart_share_of_weight(unsigned long weight)
-{
-	return clamp_t(unsigned long, scale_load_down(weight),
-		       SMART_SHARE_MIN, SMART_SHARE_MAX);
-}
-
 static void smart_arm_timer(struct rq *rq, struct task_struct *p)
 {
 	u64 left = smart_quantum_left(smart_se(p));
@@ -296,7 +278,7 @@ static void switching_to_smart(struct rq *rq, struct task_struct *p)
 	se->delta = 0;
 	se->quantum = 0;
 	se->share = smart_share_of_weight(p->se.load.weight);
-	se->inv_share = div64_u64(SMART_INV_NUM, se->share);
+	se->inv_share = smart_inv(se->share);
 }
 
 static void switched_from_smart(struct rq *rq, struct task_struct *p)

@@ -87,6 +87,24 @@ static inline bool smart_setscheduler_needs_priv(struct task_struct *p,
 	       !dl_policy(p->policy);
 }
 
+/* A snapshot of the tunables, read once per event. */
+static inline struct smart_params smart_params_now(void)
+{
+	return (struct smart_params){
+		.quantum_ns	 = READ_ONCE(smart_params.quantum_ns),
+		.bias_step_ns	 = READ_ONCE(smart_params.bias_step_ns),
+		.bias_max_ns	 = READ_ONCE(smart_params.bias_max_ns),
+		.sleep_credit_ns = READ_ONCE(smart_params.sleep_credit_ns),
+	};
+}
+
+/* The share of a nice value: the load weight the fair class gives it. */
+static inline u32 smart_share_of_weight(unsigned long weight)
+{
+	return clamp_t(unsigned long, scale_load_down(weight),
+		       SMART_SHARE_MIN, SMART_SHARE_MAX);
+}
+
 void init_smart_rq(struct rq *rq);
 void sched_smart_fork(struct task_struct *p);
 

@@ -59,9 +59,7 @@ static void smart_current_params(struct task_struct *p, s32 *prio, u32 *share)
 	if (p->sched_class == &smart_sched_class)
 		*share = p->smart.core.share;
 	else
-		*share = clamp_t(unsigned long,
-				 scale_load_down(p->se.load.weight),
-				 SMART_SHARE_MIN, SMART_SHARE_MAX);
+		*share = smart_share_of_weight(p->se.load.weight);
 }
 
 static bool smart_same_owner(struct task_struct *p)
@@ -111,12 +109,7 @@ static int smart_enter(struct task_struct *p)
 static void smart_apply(struct task_struct *p, const struct smart_attr *attr)
 {
 	struct sched_smart_entity *sse = &p->smart;
-	struct smart_params sp = {
-		.quantum_ns	 = READ_ONCE(smart_params.quantum_ns),
-		.bias_step_ns	 = READ_ONCE(smart_params.bias_step_ns),
-		.bias_max_ns	 = READ_ONCE(smart_params.bias_max_ns),
-		.sleep_credit_ns = READ_ONCE(smart_params.sleep_credit_ns),
-	};
+	struct smart_params sp = smart_params_now();
 	s32 prio = sse->core.prio;
 	u32 share = sse->core.share;
 	struct rq_flags rf;
@@ -145,7 +138,7 @@ static void smart_apply(struct task_struct *p, const struct smart_attr *attr)
 	} else {
 		sse->core.prio = prio;
 		sse->core.share = share;
-		sse->core.inv_share = div64_u64(SMART_INV_NUM, share);
+		sse->core.inv_share = smart_inv(share);
 	}
 	task_rq_unlock(rq, p, &rf);
 }
