@@ -95,8 +95,9 @@ static void smart_wait_end(struct task_struct *p)
 }
 
 /*
- * The task to run: the highest value tuple (§3.2), unless a task has
- * starved for SMART_STARVE_NS and none was rescued in that time.
+ * The task to run: the highest value tuple (§3.2), unless another task
+ * has starved for SMART_STARVE_NS and none was rescued in that time; then
+ * that one, for a slice (set_next_task_smart()).
  */
 static struct task_struct *smart_next(struct rq *rq)
 {
@@ -104,13 +105,15 @@ static struct task_struct *smart_next(struct rq *rq)
 	struct smart_entity *se;
 	u64 now = rq_clock(rq);
 
+	se = smart_pick(smart_q(rq));
 	w = list_first_entry_or_null(&rq->smart.waiters,
 				     struct sched_smart_entity, wait_node);
-	if (w && (s64)(now - w->wait_start) >= (s64)SMART_STARVE_NS &&
-	    (s64)(now - rq->smart.last_rescue) >= (s64)SMART_STARVE_NS)
-		return container_of(w, struct task_struct, smart);
-
-	se = smart_pick(smart_q(rq));
+	if (w && &w->core != se &&
+	    (s64)(now - w->wait_start) >= (s64)SMART_STARVE_NS &&
+	    (s64)(now - rq->smart.last_rescue) >= (s64)SMART_STARVE_NS) {
+		rq->smart.rescue_next = container_of(w, struct task_struct, smart);
+		return rq->smart.rescue_next;
+	}
 	return se ? smart_task_of(se) : NULL;
 }
 
@@ -148,6 +151,11 @@ static enum hrtimer_restart smart_timer_fn(struct hrtimer *timer)
 	curr = rq->donor;
 	if (curr->sched_class == &smart_sched_class) {
 		update_curr_smart(rq);
+		if (rq->smart.rescued == curr) {
+			/* The rescue slice is over: back to value order. */
+			rq->smart.rescued = NULL;
+			resched_curr(rq);
+		}
 		if (!test_tsk_need_resched(curr))
 			smart_arm_timer(rq, curr);
 	}
@@ -194,6 +202,8 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 		smart_leave(q, se);
 
 	smart_wait_end(p);
+	if (rq->smart.rescue_next == p)
+		rq->smart.rescue_next = NULL;
 	sub_nr_running(rq, 1);
 	return true;
 }
@@ -235,6 +245,7 @@ static void put_prev_task_smart(struct rq *rq, struct task_struct *p,
 				struct task_struct *next)
 {
 	update_curr_smart(rq);
+	rq->smart.rescued = NULL;
 	/*
 	 * Not task_on_rq_queued(): a class or attribute change dequeues the
 	 * task before putting it, with p->on_rq still set.
@@ -247,13 +258,18 @@ static void put_prev_task_smart(struct rq *rq, struct task_struct *p,
 
 static void set_next_task_smart(struct rq *rq, struct task_struct *p, bool first)
 {
-	struct sched_smart_entity *sse = &p->smart;
-
 	p->se.exec_start = rq_clock_task(rq);
-	if ((s64)(rq_clock(rq) - sse->wait_start) >= (s64)SMART_STARVE_NS &&
-	    !list_empty(&sse->wait_node))
-		rq->smart.last_rescue = rq_clock(rq);
 	smart_wait_end(p);
+	if (rq->smart.rescue_next == p) {
+		/* smart_next() chose a starving task: one short slice. */
+		rq->smart.rescue_next = NULL;
+		rq->smart.rescued = p;
+		rq->smart.last_rescue = rq_clock(rq);
+		hrtimer_start(&rq->smart.timer,
+			      ns_to_ktime(READ_ONCE(smart_resolution_ns)),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+		return;
+	}
 	smart_arm_timer(rq, p);
 }
 

@@ -26,6 +26,8 @@ struct task_struct;
  * @kicked:	another CPU asked this one to pull (balance_smart())
  * @waiters:	runnable tasks that are not running, longest waiting first
  * @last_rescue: when a starving task was last run out of value order
+ * @rescue_next: the task smart_next() picked out of value order
+ * @rescued:	the task running its rescue slice, if any
  */
 struct smart_rq {
 	struct smart_queue q;
@@ -33,16 +35,19 @@ struct smart_rq {
 	bool kicked;
 	struct list_head waiters;
 	u64 last_rescue;
+	struct task_struct *rescue_next;
+	struct task_struct *rescued;
 };
 
 /*
  * Priorities are strict (paper §4.1), but a task that has waited this
- * long is run for one quantum out of value order, at most once per this
- * period per CPU: a low-priority task preempted inside an RCU read-side
- * section or holding a lock must not stall the system.  With a 10 ms
- * quantum that is at most 0.5% of a CPU taken from the important tasks.
+ * long runs for one resolution_ns slice out of value order, at most once
+ * per this period per CPU: a low-priority task preempted inside an RCU
+ * read-side section or holding a lock must not stall the system.  That
+ * is at most 0.1% of a CPU (1 ms per second) taken from the important
+ * tasks; starving tasks take turns, longest waiting first.
  */
-#define SMART_STARVE_NS		(2 * NSEC_PER_SEC)
+#define SMART_STARVE_NS		NSEC_PER_SEC
 
 extern bool sched_smart_all;
 extern bool sched_smart_active;
