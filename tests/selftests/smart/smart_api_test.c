@@ -300,7 +300,12 @@ FIXTURE_VARIANT(setattr_bad) {
 	int expect;		/* errno */
 };
 
-FIXTURE_SETUP(setattr_bad)
+/*
+ * Both setattr tables start alike: a blocked SCHED_OTHER child (forked
+ * first: children of a SMART task are SMART), and the caller in SMART
+ * with known values.
+ */
+static void setattr_targets(struct __test_metadata *_metadata, pid_t *fair_child)
 {
 	struct smart_attr a = {
 		.size = sizeof(a),
@@ -308,16 +313,20 @@ FIXTURE_SETUP(setattr_bad)
 		.priority = SETUP_PRIO, .share = SETUP_SHARE, .notify_signal = SETUP_SIG,
 	};
 
-	self->fair_child = -1;
-	REQUIRE_SMART();
-	REQUIRE_ROOT();
-	/* fork the SCHED_OTHER target first: children of a SMART task are SMART */
-	self->fair_child = spawn_blocked(0);
-	ASSERT_GT(self->fair_child, 0);
-	ASSERT_EQ(SCHED_OTHER, sched_getscheduler(self->fair_child));
+	*fair_child = spawn_blocked(0);
+	ASSERT_GT(*fair_child, 0);
+	ASSERT_EQ(SCHED_OTHER, sched_getscheduler(*fair_child));
 	ASSERT_EQ(0, smart_setattr(0, &a, 0)) {
 		TH_LOG("setup smart_setattr: %s", strerror(errno));
 	}
+}
+
+FIXTURE_SETUP(setattr_bad)
+{
+	self->fair_child = -1;
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	setattr_targets(_metadata, &self->fair_child);
 }
 
 FIXTURE_TEARDOWN(setattr_bad)
@@ -437,22 +446,10 @@ FIXTURE_VARIANT(setattr_ok) {
 
 FIXTURE_SETUP(setattr_ok)
 {
-	struct smart_attr a = {
-		.size = sizeof(a),
-		.mask = SMART_ATTR_PRIORITY | SMART_ATTR_SHARE | SMART_ATTR_SIGNAL,
-		.priority = SETUP_PRIO, .share = SETUP_SHARE, .notify_signal = SETUP_SIG,
-	};
-
 	self->fair_child = -1;
 	REQUIRE_SMART();
 	REQUIRE_ROOT();
-	/* fork the SCHED_OTHER target first: children of a SMART task are SMART */
-	self->fair_child = spawn_blocked(0);
-	ASSERT_GT(self->fair_child, 0);
-	ASSERT_EQ(SCHED_OTHER, sched_getscheduler(self->fair_child));
-	ASSERT_EQ(0, smart_setattr(0, &a, 0)) {
-		TH_LOG("setup smart_setattr: %s", strerror(errno));
-	}
+	setattr_targets(_metadata, &self->fair_child);
 }
 
 FIXTURE_TEARDOWN(setattr_ok)
