@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <linux/types.h>
 #include <linux/kernel.h>
 #include <linux/list.h>

@@ -25,6 +25,21 @@ enum smart_join {
 };
 
 /**
+ * struct smart_tc - a time constraint (paper §2, §3.4)
+ * @deadline:	D, absolute time (ns); 0 when there is no constraint
+ * @estimate:	Q, CPU time needed before @deadline (ns)
+ * @used:	E, CPU time used since the constraint began (ns)
+ * @load:	F = estimate / period of a periodic activity, in units of
+ *		2^-SMART_LOAD_SHIFT of a CPU; 0 if aperiodic
+ */
+struct smart_tc {
+	u64 deadline;
+	u64 estimate;
+	u64 used;
+	u64 load;
+};
+
+/**
  * struct smart_entity - the per-task state of the algorithm
  * @node:		in smart_queue::tree while runnable
  * @sleep_node:		in smart_queue::sleepers while sleeping on the queue
@@ -39,6 +54,7 @@ enum smart_join {
  * @share:		S
  * @prio:		P, SMART_PRIO_MIN..SMART_PRIO_MAX
  * @state:		enum smart_se_state
+ * @tc:			its time constraint, if any
  */
 struct smart_entity {
 	struct rb_node node;
@@ -54,6 +70,7 @@ struct smart_entity {
 	u32 share;
 	s32 prio;
 	unsigned int state;
+	struct smart_tc tc;
 };
 
 /**

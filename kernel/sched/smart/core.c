@@ -447,3 +447,109 @@ struct smart_entity *smart_pick(struct smart_queue *q)
 
 	return n ? rb_entry(n, struct smart_entity, node) : NULL;
 }
+
+/**
+ * smart_tc_load() - F of a periodic constraint, eq. (8)
+ * @estimate:	CPU time per period (ns)
+ * @period:	the period (ns), 0 for an aperiodic constraint
+ *
+ * Return: @estimate / @period in units of 2^-SMART_LOAD_SHIFT of a CPU
+ * (at most SMART_LOAD_ONE), 0 if @period is 0.
+ */
+u64 smart_tc_load(u64 estimate, u64 period)
+{
+	if (!period)
+		return 0;
+	return min_t(u64, mul_u64_u64_div_u64(estimate, SMART_LOAD_ONE, period),
+		     SMART_LOAD_ONE);
+}
+
+static inline u64 smart_tc_left(const struct smart_tc *tc)
+{
+	return tc->used < tc->estimate ? tc->estimate - tc->used : 0;
+}
+
+/**
+ * smart_tc_demand() - the resource requirement R of a constraint, eq. (8)
+ * @tc:	the constraint
+ * @t:	a time at or after its deadline
+ *
+ * R(t) = Q - E + F * (t - D): what is left of the estimate, plus the
+ * future load of a periodic activity up to @t.
+ *
+ * Return: R(@t) in ns.
+ */
+u64 smart_tc_demand(const struct smart_tc *tc, u64 t)
+{
+	u64 r = smart_tc_left(tc);
+
+	if ((s64)(t - tc->deadline) > 0)
+		r += mul_u64_u64_shr(t - tc->deadline, tc->load,
+				     SMART_LOAD_SHIFT);
+	return r;
+}
+
+/**
+ * smart_ws_insert() - add an entity to a working schedule if it stays
+ *		       feasible, eq. (9)
+ * @ws:		the schedule, in deadline order
+ * @se:		a runnable entity with a time constraint
+ * @now:	t
+ *
+ * The schedule W + @se is feasible if for every i in it, in deadline
+ * order,
+ *
+ *	D_i >= t + sum(R_j(D_i) for j in W with D_j <= D_i)	eq. (9)
+ *
+ * Callers insert candidates in decreasing value order, so an insertion
+ * is kept only if it makes none of the more important constraints (nor
+ * their future periodic load) miss (§3.4).  One pass over the schedule
+ * with running sums: O(|W|) per insertion, O(N_R^2) for a whole
+ * schedule, as the paper states.  A deadline at or before @now can
+ * never be met and is not inserted.
+ *
+ * Return: true if @se was inserted.
+ */
+bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now)
+{
+	const struct smart_tc *tc = &se->tc;
+	u64 left = 0, load = 0, load_at = 0;
+	unsigned int i, pos, n = ws->nr + 1;
+
+	if (ws->nr >= SMART_WS_MAX || (s64)(tc->deadline - now) <= 0)
+		return false;
+
+	/* Its place in deadline order; ties keep the earlier insertion first. */
+	for (pos = ws->nr; pos > 0; pos--)
+		if ((s64)(ws->se[pos - 1]->tc.deadline - tc->deadline) <= 0)
+			break;
+
+	/*
+	 * Walk W + @se in deadline order.  With r = D - t (at most 60 s
+	 * ahead by the API, F <= 1, at most SMART_WS_MAX entries):
+	 * sum F_j (D_i - D_j) = r_i * sum F_j - sum F_j r_j, and every sum
+	 * stays below 2^64.
+	 */
+	for (i = 0; i < n; i++) {
+		const struct smart_tc *c;
+		u64 r, need;
+
+		if (i == pos)
+			c = tc;
+		else
+			c = &ws->se[i < pos ? i : i - 1]->tc;
+		r = c->deadline - now;
+		left += smart_tc_left(c);
+		load += c->load;
+		load_at += c->load * r;
+		need = left + ((r * load - load_at) >> SMART_LOAD_SHIFT);
+		if (need > r)
+			return false;
+	}
+
+	memmove(&ws->se[pos + 1], &ws->se[pos],
+		(ws->nr - pos) * sizeof(ws->se[0]));
+	ws->se[pos] = se;
+	ws->nr++;
+	return true;
+}

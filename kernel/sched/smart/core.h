@@ -76,6 +76,23 @@ struct smart_queue {
 	unsigned int nr_queued;
 };
 
+/* F of a periodic constraint is a fixed-point fraction of a CPU. */
+#define SMART_LOAD_SHIFT	20
+#define SMART_LOAD_ONE		(1ULL << SMART_LOAD_SHIFT)
+
+/* Most entries a working schedule holds (bounds its sums, see core.c). */
+#define SMART_WS_MAX		64
+
+/**
+ * struct smart_ws - a working schedule (§3.4): entities in deadline order
+ * @se:	the entities, earliest deadline first
+ * @nr:	how many
+ */
+struct smart_ws {
+	struct smart_entity *se[SMART_WS_MAX];
+	unsigned int nr;
+};
+
 void smart_queue_init(struct smart_queue *q);
 void smart_entity_init(struct smart_entity *se, s32 prio, u32 share);
 
@@ -95,6 +112,10 @@ void smart_set_params(struct smart_entity *se, s32 prio, u32 share,
 		      u64 now, const struct smart_params *p);
 
 struct smart_entity *smart_pick(struct smart_queue *q);
+
+u64 smart_tc_load(u64 estimate, u64 period);
+u64 smart_tc_demand(const struct smart_tc *tc, u64 t);
+bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now);
 bool smart_value_before(const struct smart_entity *a,
 			const struct smart_entity *b);
 

@@ -11,6 +11,7 @@
 #include <linux/rbtree.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/string.h>
 #include <linux/sched/smart.h>
 #include <uapi/linux/smart_sched.h>
 

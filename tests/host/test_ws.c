@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The best-effort working schedule of §3.4: the resource requirement of
+ * a constraint, eq. (8), and the feasibility test of eq. (9), with
+ * worked numbers.  Entities are inserted in decreasing value order, as
+ * the scheduler does; each test states the sums by hand.
+ */
+#include "tap.h"
+#include "sim.h"
+
+#define MS(x)	((u64)(x) * 1000000ULL)
+
+static struct smart_entity tc_entity(u64 deadline, u64 estimate, u64 used,
+				     u64 period)
+{
+	struct smart_entity se = { };
+
+	se.tc.deadline = deadline;
+	se.tc.estimate = estimate;
+	se.tc.used = used;
+	se.tc.load = smart_tc_load(estimate, period);
+	return se;
+}
+
+static void test_demand(void)
+{
+	/* Q 40, E 10, every 80 ms: F = 0.5, D = 100 ms */
+	struct smart_entity a = tc_entity(MS(100), MS(40), MS(10), MS(80));
+
+	tap_eq("eq8: F = 40/80 = 0.5 CPU", SMART_LOAD_ONE / 2, a.tc.load, "/2^20");
+	tap_eq("eq8: R(D) = Q - E = 30 ms", MS(30), smart_tc_demand(&a.tc, MS(100)), "ns");
+	tap_eq("eq8: R(D + 80 ms) = 30 + 0.5 * 80 = 70 ms", MS(70),
+	       smart_tc_demand(&a.tc, MS(180)), "ns");
+	a.tc.used = MS(50);
+	tap_eq("eq8: an overrun estimate leaves 0, not a negative demand", 0,
+	       smart_tc_demand(&a.tc, MS(100)), "ns");
+	tap_eq("eq8: aperiodic: F = 0", 0, smart_tc_load(MS(40), 0), "/2^20");
+	tap_eq("eq8: F is at most one CPU", SMART_LOAD_ONE,
+	       smart_tc_load(MS(90), MS(80)), "/2^20");
+}
+
+static void test_aperiodic(void)
+{
+	bool ok;
+	struct smart_entity a = tc_entity(MS(80), MS(40), 0, 0);
+	struct smart_entity b = tc_entity(MS(100), MS(50), 0, 0);
+	struct smart_entity c = tc_entity(MS(90), MS(20), 0, 0);
+	struct smart_entity late = tc_entity(MS(30), MS(40), 0, 0);
+	struct smart_ws ws = { };
+
+	ok = smart_ws_insert(&ws, &late, 0);
+	tap_ok(!ok && ws.nr == 0,
+	       "eq9: alone, 40 ms before a 30 ms deadline is infeasible",
+	       "expected rejected, seen nr %u", ws.nr);
+	tap_ok(smart_ws_insert(&ws, &a, 0),
+	       "eq9: A (D 80, Q 40): 0 + 40 <= 80", "expected inserted");
+	tap_ok(smart_ws_insert(&ws, &b, 0),
+	       "eq9: B (D 100, Q 50): at B 40 + 50 = 90 <= 100", "expected inserted");
+	ok = smart_ws_insert(&ws, &c, 0);
+	tap_ok(!ok && ws.nr == 2,
+	       "eq9: C (D 90, Q 20) fits at 60 <= 90 but makes B need 110 > 100",
+	       "expected rejected, schedule keeps A, B; seen nr %u", ws.nr);
+	tap_ok(ws.se[0] == &a && ws.se[1] == &b,
+	       "eq9: the schedule is in deadline order A, B",
+	       "expected A then B");
+}
+
+static void test_periodic_blocks(void)
+{
+	bool ok;
+	/* A: 20 ms every 40 ms (F = 0.5), first deadline 40 ms */
+	struct smart_entity a = tc_entity(MS(40), MS(20), 0, MS(40));
+	struct smart_entity b_fit = tc_entity(MS(100), MS(50), 0, 0);
+	struct smart_entity b_over = tc_entity(MS(100), MS(51), 0, 0);
+	struct smart_ws ws = { };
+	struct smart_ws alone = { };
+
+	smart_ws_insert(&ws, &a, 0);
+	tap_ok(smart_ws_insert(&ws, &b_fit, 0),
+	       "eq8/9: B Q 50 by 100 after periodic A: 20 + 50 + 0.5 * (100 - 40) = 100 <= 100",
+	       "expected inserted (boundary)");
+	ws.nr = 1;
+	ok = smart_ws_insert(&ws, &b_over, 0);
+	tap_ok(!ok,
+	       "eq8/9: B Q 51: 20 + 51 + 30 = 101 > 100, A's future load blocks it",
+	       "expected rejected, seen nr %u", ws.nr);
+	a.tc.load = 0;
+	smart_ws_insert(&alone, &a, 0);
+	tap_ok(smart_ws_insert(&alone, &b_over, 0),
+	       "eq8/9: without the future load the same B fits: 20 + 51 = 71 <= 100",
+	       "expected inserted");
+}
+
+static void test_lower_value_earlier_deadline(void)
+{
+	bool ok;
+	/* §4.1: the more important A has the later deadline */
+	struct smart_entity a = tc_entity(MS(100), MS(50), 0, 0);
+	struct smart_entity b = tc_entity(MS(30), MS(20), 0, 0);
+	struct smart_entity c = tc_entity(MS(60), MS(40), 0, 0);
+	struct smart_ws ws = { };
+
+	smart_ws_insert(&ws, &a, 0);
+	ok = smart_ws_insert(&ws, &b, 0);
+	tap_ok(ok && ws.se[0] == &b,
+	       "eq9: less important B (D 30, Q 20) goes first: B 20 <= 30, A 70 <= 100",
+	       "expected inserted at the head, seen nr %u", ws.nr);
+	tap_ok(!smart_ws_insert(&ws, &c, 0),
+	       "eq9: C (D 60, Q 40) would fit at 60 <= 60 but A then needs 110 > 100",
+	       "expected rejected");
+}
+
+static void test_figure1_start(void)
+{
+	bool ok;
+	/* Figure 1 at t = 0: A and B need 40 ms every 80 ms, out of phase */
+	struct smart_entity a = tc_entity(MS(80), MS(40), 0, MS(80));
+	struct smart_entity b = tc_entity(MS(120), MS(40), 0, MS(80));
+	struct smart_ws ws = { };
+
+	ok = smart_ws_insert(&ws, &a, 0) && smart_ws_insert(&ws, &b, 0);
+	tap_ok(ok,
+	       "figure 1, t=0: A 40 <= 80; B 40 + 40 + 0.5 * 40 = 100 <= 120",
+	       "expected both inserted, seen nr %u", ws.nr);
+	tap_ok(ws.se[0] == &a, "figure 1, t=0: A runs first (earliest deadline)",
+	       "expected A at the head");
+}
+
+static void test_edges(void)
+{
+	u64 now = (u64)-MS(5);	/* 5 ms before the clock wraps */
+	struct smart_entity a = tc_entity(now + MS(10), MS(4), 0, 0);
+	struct smart_entity past = tc_entity(now, MS(1), 0, 0);
+	struct smart_entity many[SMART_WS_MAX + 1];
+	struct smart_ws ws = { };
+	unsigned int i;
+
+	tap_ok(smart_ws_insert(&ws, &a, now),
+	       "eq9: a deadline past the u64 wrap is compared wrap-safely",
+	       "expected inserted");
+	ws.nr = 0;
+	tap_ok(!smart_ws_insert(&ws, &past, now),
+	       "eq9: a deadline at now can never be met", "expected rejected");
+
+	for (i = 0; i <= SMART_WS_MAX; i++)
+		many[i] = tc_entity(MS(1000 + i), 1000, 0, 0);
+	for (i = 0; i <= SMART_WS_MAX; i++)
+		smart_ws_insert(&ws, &many[i], 0);
+	tap_eq("eq9: the schedule holds at most SMART_WS_MAX entries",
+	       SMART_WS_MAX, ws.nr, "entries");
+}
+
+int main(void)
+{
+	test_demand();
+	test_aperiodic();
+	test_periodic_blocks();
+	test_lower_value_earlier_deadline();
+	test_figure1_start();
+	test_edges();
+	return tap_done();
+}
