@@ -150,8 +150,84 @@ static void test_edges(void)
 	       SMART_WS_MAX, ws.nr, "entries");
 }
 
+static const struct smart_params params = {
+	.quantum_ns = MS(10), .bias_step_ns = MS(10),
+	.bias_max_ns = MS(100), .sleep_credit_ns = MS(100),
+};
+
+/* A runnable entity of priority @prio on @q, with a constraint if @deadline. */
+static void on_queue(struct smart_queue *q, struct smart_entity *se, s32 prio,
+		     u64 deadline, u64 estimate)
+{
+	smart_entity_init(se, prio, SMART_SHARE_DEFAULT);
+	se->tc.deadline = deadline;
+	se->tc.estimate = estimate;
+	smart_join(q, se, SMART_JOIN_NEW, &params);
+}
+
+static void test_pick(void)
+{
+	struct smart_entity a, b, c, conv;
+	struct smart_ws ws, rej;
+	struct smart_queue q;
+	struct smart_entity *pick;
+
+	smart_queue_init(&q);
+	on_queue(&q, &conv, 1, 0, 0);
+	on_queue(&q, &a, 0, MS(10), MS(5));
+	pick = smart_pick_tc(&q, 0, &ws, &rej);
+	tap_ok(pick == &conv && ws.nr == 0,
+	       "3.2 step 1: the highest value tuple is conventional: run it",
+	       "expected the prio-1 conventional task, working schedule empty (nr %u)", ws.nr);
+
+	smart_queue_init(&q);
+	on_queue(&q, &a, 1, MS(100), MS(50));
+	on_queue(&q, &b, 0, MS(30), MS(20));
+	on_queue(&q, &conv, -1, 0, 0);
+	pick = smart_pick_tc(&q, 0, &ws, &rej);
+	tap_ok(pick == &b && ws.nr == 2 && rej.nr == 0,
+	       "3.2 step 3, 4.1: lower-priority B (D 30) runs first, A (D 100) still fits",
+	       "expected B; schedule %u, rejected %u", ws.nr, rej.nr);
+
+	smart_queue_init(&q);
+	on_queue(&q, &a, 1, MS(100), MS(50));
+	on_queue(&q, &b, 0, MS(60), MS(55));
+	on_queue(&q, &conv, -1, 0, 0);
+	pick = smart_pick_tc(&q, 0, &ws, &rej);
+	tap_ok(pick == &a && ws.nr == 1 && rej.nr == 1 && rej.se[0] == &b,
+	       "3.2 step 3: B would make A need 105 > 100: A runs, B is the one to notify",
+	       "expected A, schedule 1, rejected {B}; seen schedule %u, rejected %u",
+	       ws.nr, rej.nr);
+
+	smart_queue_init(&q);
+	on_queue(&q, &a, 1, MS(100), MS(50));
+	on_queue(&q, &conv, 0, 0, 0);
+	on_queue(&q, &c, -1, MS(5), MS(1));
+	pick = smart_pick_tc(&q, 0, &ws, &rej);
+	tap_ok(pick == &a && ws.nr == 1,
+	       "3.2 step 2: candidates stop at the best conventional task (C below it is not one)",
+	       "expected A alone in the schedule, seen %u", ws.nr);
+
+	smart_queue_init(&q);
+	on_queue(&q, &a, 0, MS(10), MS(40));
+	on_queue(&q, &b, -1, MS(5), MS(20));
+	pick = smart_pick_tc(&q, 0, &ws, &rej);
+	tap_ok(pick == &a && ws.nr == 0 && rej.nr == 2,
+	       "3.2 step 4: nothing feasible and no conventional task: run the most important",
+	       "expected A (work conserving), schedule 0, rejected 2; seen %u, %u",
+	       ws.nr, rej.nr);
+
+	smart_queue_init(&q);
+	on_queue(&q, &a, 0, MS(50), MS(5));
+	on_queue(&q, &b, 0, MS(40), MS(5));
+	tap_ok(smart_pick(&q) == &b,
+	       "3.6: equal BVFTs of real-time tasks: the earlier deadline has the higher value",
+	       "expected B (D 40) before A (D 50)");
+}
+
 int main(void)
 {
+	test_pick();
 	test_demand();
 	test_aperiodic();
 	test_periodic_blocks();

@@ -57,6 +57,7 @@ void smart_entity_init(struct smart_entity *se, s32 prio, u32 share)
 	se->share = share;
 	se->inv_share = smart_inv(share);
 	se->state = SMART_SE_OFF;
+	se->tc = (struct smart_tc){ };
 }
 
 /**
@@ -71,9 +72,15 @@ void smart_entity_init(struct smart_entity *se, s32 prio, u32 share)
 bool smart_value_before(const struct smart_entity *a,
 			const struct smart_entity *b)
 {
+	s64 d;
+
 	if (a->prio != b->prio)
 		return a->prio > b->prio;
-	return (s64)(a->bvft - b->bvft) < 0;
+	d = (s64)(a->bvft - b->bvft);
+	/* Among real-time tasks the deadline breaks a tie (§3.6). */
+	if (!d && a->tc.deadline && b->tc.deadline)
+		return (s64)(a->tc.deadline - b->tc.deadline) < 0;
+	return d < 0;
 }
 
 static bool smart_node_less(struct rb_node *a, const struct rb_node *b)
@@ -552,4 +559,54 @@ bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now)
 	ws->se[pos] = se;
 	ws->nr++;
 	return true;
+}
+
+/**
+ * smart_pick_tc() - the SMART scheduling decision, §3.2
+ * @q:		the queue
+ * @now:	t
+ * @ws:		filled with the working schedule (may stay empty)
+ * @rejected:	filled with the candidates that could not be placed, in
+ *		decreasing value order (the ones to notify), or NULL
+ *
+ * 1. If the task with the highest value tuple is conventional, run it.
+ * 2. Otherwise the candidates are the real-time tasks (with a time
+ *    constraint) of higher value than the best conventional task: in the
+ *    value-ordered tree, exactly the prefix before the first conventional
+ *    entity.
+ * 3. Insert them in decreasing value order into the working schedule,
+ *    keeping only insertions that leave it feasible (smart_ws_insert()),
+ *    and run the earliest deadline in it.
+ * 4. If none can be placed, run the most important candidate anyway:
+ *    the scheduler is work conserving.
+ *
+ * Cost: O(N_R) to walk the candidates plus O(N_R^2) for the schedule.
+ *
+ * Return: the entity to run, or NULL if none is runnable.
+ */
+struct smart_entity *smart_pick_tc(struct smart_queue *q, u64 now,
+				   struct smart_ws *ws, struct smart_ws *rejected)
+{
+	struct rb_node *n = rb_first_cached(&q->tree);
+	struct smart_entity *first;
+
+	ws->nr = 0;
+	if (rejected)
+		rejected->nr = 0;
+	if (!n)
+		return NULL;
+	first = rb_entry(n, struct smart_entity, node);
+	if (!first->tc.deadline)
+		return first;					/* step 1 */
+
+	for (; n; n = rb_next(n)) {				/* steps 2, 3 */
+		struct smart_entity *se = rb_entry(n, struct smart_entity, node);
+
+		if (!se->tc.deadline)
+			break;
+		if (!smart_ws_insert(ws, se, now) && rejected &&
+		    rejected->nr < SMART_WS_MAX)
+			rejected->se[rejected->nr++] = se;
+	}
+	return ws->nr ? ws->se[0] : first;			/* step 4 */
 }
