@@ -225,8 +225,43 @@ static void test_pick(void)
 	       "expected B (D 40) before A (D 50)");
 }
 
+static void test_rt_bvft(void)
+{
+	struct smart_entity a, c;
+	struct smart_tc tc = { .deadline = MS(80), .estimate = MS(40) };
+	struct smart_queue q;
+	u64 used;
+
+	smart_queue_init(&q);
+	on_queue(&q, &a, 0, 0, 0);
+	on_queue(&q, &c, 0, 0, 0);
+	smart_charge(&q, &a, MS(10), MS(10), &params);	/* A: quantum done, bias 10 */
+	tap_eq("3.3: conventional A after one quantum: beta = 10 + 10 + 10 (bias) ms",
+	       MS(30), a.bvft, "ns");
+	smart_tc_begin(&q, &a, &tc);
+	tap_ok(a.bias == 0 && a.quantum == MS(40) && a.bvft == MS(10 + 40),
+	       "3.3: a constraint makes A real-time: no bias, quantum = estimate, beta = v + 40 ms",
+	       "expected bias 0, Q 40 ms, beta 50 ms; seen bias %llu, Q %llu, beta %llu",
+	       (unsigned long long)a.bias, (unsigned long long)a.quantum,
+	       (unsigned long long)a.bvft);
+	smart_charge(&q, &a, MS(50), MS(40), &params);
+	tap_ok(a.bias == 0 && a.bvft == MS(50 + 40) && a.tc.used == MS(40),
+	       "3.3/eq4: a real-time quantum completes without bias: beta += estimate / S",
+	       "expected bias 0, beta 90 ms, used 40 ms; seen %llu, %llu, %llu",
+	       (unsigned long long)a.bias, (unsigned long long)a.bvft,
+	       (unsigned long long)a.tc.used);
+	smart_charge(&q, &a, MS(55), MS(5), &params);
+	used = smart_tc_end(&q, &a, &params);
+	tap_eq("end: the CPU used under the constraint is reported", MS(45), used, "ns");
+	tap_ok(!a.tc.deadline && a.quantum == MS(10) && a.bvft == MS(55 + 10),
+	       "end: back to conventional from v = 55 ms: beta = 65 ms",
+	       "expected Q 10 ms, beta 65 ms; seen Q %llu, beta %llu",
+	       (unsigned long long)a.quantum, (unsigned long long)a.bvft);
+}
+
 int main(void)
 {
+	test_rt_bvft();
 	test_pick();
 	test_demand();
 	test_aperiodic();

@@ -341,10 +341,11 @@ static void smart_next_quantum(struct smart_queue *q, struct smart_entity *se,
 	while (se->exec >= se->quantum) {
 		u64 b = 0;
 
-		if (se->bias < p->bias_max_ns)
+		/* Real-time tasks have no bias; their quantum is the estimate. */
+		if (se->bias < p->bias_max_ns && !se->tc.deadline)
 			b = min(p->bias_step_ns, p->bias_max_ns - se->bias);
 		se->exec -= se->quantum;
-		se->quantum = p->quantum_ns;
+		se->quantum = se->tc.deadline ? se->tc.estimate : p->quantum_ns;
 		se->bias += b;
 		se->bvft += smart_scale(se->quantum + b, se->inv_share);
 	}
@@ -383,6 +384,8 @@ bool smart_charge(struct smart_queue *q, struct smart_entity *se, u64 now,
 	smart_level_advance(l, now - start);
 
 	se->exec += delta;
+	if (se->tc.deadline)
+		se->tc.used += delta;
 	if (se->exec < se->quantum)
 		return false;
 	smart_next_quantum(q, se, p);
@@ -609,4 +612,61 @@ struct smart_entity *smart_pick_tc(struct smart_queue *q, u64 now,
 			rejected->se[rejected->nr++] = se;
 	}
 	return ws->nr ? ws->se[0] : first;			/* step 4 */
+}
+
+/* A new quantum from the entity's current virtual time (v kept). */
+static void smart_requantum(struct smart_queue *q, struct smart_entity *se,
+			    u64 quantum)
+{
+	u64 v = smart_vtime(se);
+	bool queued = se->state == SMART_SE_RUNNABLE;
+
+	if (queued)
+		smart_tree_del(q, se);
+	se->quantum = quantum;
+	se->exec = 0;
+	se->bias = 0;
+	smart_set_bvft(se, v);
+	if (queued)
+		smart_tree_add(q, se);
+}
+
+/**
+ * smart_tc_begin() - an entity starts a time constraint
+ * @q:		its queue, or NULL if it is on none
+ * @se:		the entity (its CPU time so far already charged)
+ * @tc:		deadline, estimate and periodic load; @tc->used is ignored
+ *
+ * It becomes a real-time task (§3.3): no bias, and its quantum is the
+ * estimate, so beta = v + estimate / S.  Its virtual time is kept: a
+ * constraint neither earns nor costs proportional share.
+ */
+void smart_tc_begin(struct smart_queue *q, struct smart_entity *se,
+		    const struct smart_tc *tc)
+{
+	se->tc = *tc;
+	se->tc.used = 0;
+	if (q)
+		smart_requantum(q, se, tc->estimate);
+}
+
+/**
+ * smart_tc_end() - an entity's time constraint ends (or expires)
+ * @q:	its queue, or NULL if it is on none
+ * @se:	the entity (its CPU time so far already charged)
+ * @p:	tunables
+ *
+ * Back to a conventional task: a fresh quantum, bias starting from 0.
+ *
+ * Return: the CPU time used under the constraint.
+ */
+u64 smart_tc_end(struct smart_queue *q, struct smart_entity *se,
+		 const struct smart_params *p)
+{
+	u64 used = se->tc.used;
+
+	se->tc = (struct smart_tc){ };
+	if (q)
+		smart_requantum(q, se, p->quantum_ns);
+	return used;
 }

@@ -116,6 +116,10 @@ struct smart_entity *smart_pick(struct smart_queue *q);
 u64 smart_tc_load(u64 estimate, u64 period);
 u64 smart_tc_demand(const struct smart_tc *tc, u64 t);
 bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now);
+void smart_tc_begin(struct smart_queue *q, struct smart_entity *se,
+		    const struct smart_tc *tc);
+u64 smart_tc_end(struct smart_queue *q, struct smart_entity *se,
+		 const struct smart_params *p);
 struct smart_entity *smart_pick_tc(struct smart_queue *q, u64 now,
 				   struct smart_ws *ws, struct smart_ws *rejected);
 bool smart_value_before(const struct smart_entity *a,
