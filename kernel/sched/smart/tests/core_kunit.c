@@ -3,7 +3,8 @@
  * KUnit tests for the SMART core (kernel/sched/smart/core.c): the BVFT
  * equations of Nieh & Lam (SOSP '97) §3.3 with worked numbers, the
  * value-tuple order, the split of eq. (2) where a sleeper's credit
- * expires, and proportional shares over a short run of hogs.
+ * expires, proportional shares over a short run of hogs, and the
+ * working schedule of §3.4 (eqs. (8)-(9)) with the §3.2 decision.
  *
  * The same numbers, and the behaviour over longer simulated runs
  * (sleepers, interactive tasks, share changes), are checked on the host
@@ -33,6 +34,7 @@ struct smart_test_ctx {
 	struct smart_queue q;
 	struct smart_entity se[5];
 	struct smart_params p;
+	struct smart_ws ws, rej;
 };
 
 static int smart_test_init(struct kunit *test)
@@ -534,6 +536,71 @@ static void smart_share_test(struct kunit *test)
 	}
 }
 
+static void smart_test_tc(struct smart_entity *se, u64 deadline, u64 estimate,
+			  u64 period)
+{
+	se->tc.deadline = deadline;
+	se->tc.estimate = estimate;
+	se->tc.used = 0;
+	se->tc.load = smart_tc_load(estimate, period);
+}
+
+/*
+ * eqs. (8)-(9): periodic A (20 ms every 40 ms, D 40 ms) is in the
+ * schedule; B (D 100 ms) fits with Q 50 ms, 20 + 50 + 0.5 * (100 - 40) =
+ * 100 <= 100, but not with Q 51 ms: A's future load blocks it.
+ */
+static void smart_ws_eq9_test(struct kunit *test)
+{
+	struct smart_test_ctx *ctx = test->priv;
+	struct smart_entity *a = &ctx->se[0], *b = &ctx->se[1];
+
+	smart_test_tc(a, MS(40), MS(20), MS(40));
+	KUNIT_EXPECT_EQ(test, a->tc.load, SMART_LOAD_ONE / 2);
+	KUNIT_EXPECT_EQ(test, smart_tc_demand(&a->tc, MS(100)), MS(20 + 30));
+	KUNIT_ASSERT_TRUE(test, smart_ws_insert(&ctx->ws, a, 0));
+
+	smart_test_tc(b, MS(100), MS(51), 0);
+	KUNIT_EXPECT_FALSE_MSG(test, smart_ws_insert(&ctx->ws, b, 0),
+			       "20 + 51 + 30 = 101 ms > 100 ms must not fit");
+	b->tc.estimate = MS(50);
+	KUNIT_EXPECT_TRUE_MSG(test, smart_ws_insert(&ctx->ws, b, 0),
+			      "20 + 50 + 30 = 100 ms <= 100 ms must fit");
+	KUNIT_EXPECT_EQ(test, ctx->ws.nr, 2U);
+	KUNIT_EXPECT_PTR_EQ(test, ctx->ws.se[0], a);
+}
+
+/*
+ * §3.2 and §4.1: the more important A (priority 1, D 100 ms, Q 50 ms)
+ * lets the less important B (priority 0, D 30 ms, Q 20 ms) run first;
+ * C, conventional below both, is no candidate.  With B at Q 55 ms and
+ * D 60 ms, A would need 105 ms: A runs and B is the one to notify.
+ */
+static void smart_pick_tc_test(struct kunit *test)
+{
+	struct smart_test_ctx *ctx = test->priv;
+	struct smart_entity *a = &ctx->se[0], *b = &ctx->se[1], *c = &ctx->se[2];
+
+	smart_test_join(ctx, a, 1, SMART_SHARE_DEFAULT);
+	smart_test_join(ctx, b, 0, SMART_SHARE_DEFAULT);
+	smart_test_join(ctx, c, -1, SMART_SHARE_DEFAULT);
+	smart_test_tc(a, MS(100), MS(50), 0);
+	smart_test_tc(b, MS(30), MS(20), 0);
+	KUNIT_EXPECT_PTR_EQ(test, smart_pick_tc(&ctx->q, 0, &ctx->ws, &ctx->rej), b);
+	KUNIT_EXPECT_EQ(test, ctx->ws.nr, 2U);
+	KUNIT_EXPECT_EQ(test, ctx->rej.nr, 0U);
+
+	smart_test_tc(b, MS(60), MS(55), 0);
+	KUNIT_EXPECT_PTR_EQ(test, smart_pick_tc(&ctx->q, 0, &ctx->ws, &ctx->rej), a);
+	KUNIT_EXPECT_EQ(test, ctx->rej.nr, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, ctx->rej.se[0], b);
+
+	/* a conventional task of the highest value runs first (step 1) */
+	smart_set_params(c, 2, SMART_SHARE_DEFAULT, 0, &ctx->p);
+	KUNIT_EXPECT_PTR_EQ(test, smart_pick_tc(&ctx->q, 0, &ctx->ws, NULL), c);
+	KUNIT_EXPECT_EQ(test, ctx->ws.nr, 0U);
+}
+
 static struct kunit_case smart_test_cases[] = {
 	KUNIT_CASE_PARAM(smart_eq3_test, smart_eq3_gen_params),
 	KUNIT_CASE(smart_eq1_eq2_test),
@@ -550,6 +617,8 @@ static struct kunit_case smart_test_cases[] = {
 	KUNIT_CASE(smart_order_test),
 	KUNIT_CASE(smart_wrap_test),
 	KUNIT_CASE_PARAM(smart_share_test, smart_share_gen_params),
+	KUNIT_CASE(smart_ws_eq9_test),
+	KUNIT_CASE(smart_pick_tc_test),
 	{}
 };
 
