@@ -74,13 +74,19 @@ static inline struct smart_queue *smart_q(struct rq *rq)
 	return &rq->smart.q;
 }
 
-static void smart_arm_timer(struct rq *rq, struct task_struct *p)
+/* The next decision in @delay ns, but no sooner than resolution_ns. */
+static void smart_start_timer(struct rq *rq, u64 delay)
 {
-	u64 left = smart_quantum_left(smart_se(p));
 	u64 res = READ_ONCE(smart_resolution_ns);
 
-	hrtimer_start(&rq->smart.timer, ns_to_ktime(max(left, res)),
+	hrtimer_start(&rq->smart.timer, ns_to_ktime(max(delay, res)),
 		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/* Decide again when @p's quantum ends. */
+static void smart_arm_timer(struct rq *rq, struct task_struct *p)
+{
+	smart_start_timer(rq, smart_quantum_left(smart_se(p)));
 }
 
 static void smart_wait_start(struct rq *rq, struct task_struct *p)
@@ -265,9 +271,7 @@ static void set_next_task_smart(struct rq *rq, struct task_struct *p, bool first
 		rq->smart.rescue_next = NULL;
 		rq->smart.rescued = p;
 		rq->smart.last_rescue = rq_clock(rq);
-		hrtimer_start(&rq->smart.timer,
-			      ns_to_ktime(READ_ONCE(smart_resolution_ns)),
-			      HRTIMER_MODE_REL_PINNED_HARD);
+		smart_start_timer(rq, 0);
 		return;
 	}
 	smart_arm_timer(rq, p);
@@ -288,13 +292,15 @@ static void task_tick_smart(struct rq *rq, struct task_struct *p, int queued)
 static void switching_to_smart(struct rq *rq, struct task_struct *p)
 {
 	struct smart_entity *se = smart_se(p);
+	struct smart_params sp = smart_params_now();
 
 	WRITE_ONCE(sched_smart_active, true);
 	/* Enter by eq. (3), with the share of the task's nice value. */
 	se->delta = 0;
 	se->quantum = 0;
-	se->share = smart_share_of_weight(p->se.load.weight);
-	se->inv_share = smart_inv(se->share);
+	/* It is on no queue: this stores the share, @now is not used. */
+	smart_set_params(se, se->prio, smart_share_of_weight(p->se.load.weight),
+			 0, &sp);
 }
 
 static void switched_from_smart(struct rq *rq, struct task_struct *p)
@@ -307,6 +313,7 @@ static void switched_from_smart(struct rq *rq, struct task_struct *p)
 	smart_wait_end(p);
 }
 
+/* A waiting task whose class or priority changed may now outrank curr. */
 static void switched_to_smart(struct rq *rq, struct task_struct *p)
 {
 	if (task_on_rq_queued(p) && rq->donor != p)
@@ -315,8 +322,7 @@ static void switched_to_smart(struct rq *rq, struct task_struct *p)
 
 static void prio_changed_smart(struct rq *rq, struct task_struct *p, int oldprio)
 {
-	if (task_on_rq_queued(p) && rq->donor != p)
-		wakeup_preempt(rq, p, 0);
+	switched_to_smart(rq, p);
 }
 
 /* nice(2) on a SMART task sets its share to the weight of the nice value. */

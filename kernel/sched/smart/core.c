@@ -30,6 +30,12 @@
  */
 #include "core.h"
 
+/* SMART_INV_NUM / @shares, 0 for an empty level */
+static inline u64 smart_inv(u64 shares)
+{
+	return shares ? div64_u64(SMART_INV_NUM, shares) : 0;
+}
+
 void smart_queue_init(struct smart_queue *q)
 {
 	int i;

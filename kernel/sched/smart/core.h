@@ -128,12 +128,6 @@ bool smart_value_before(const struct smart_entity *a,
 u64 smart_vtime(const struct smart_entity *se);
 s64 smart_lag_ns(const struct smart_entity *se);
 
-/* SMART_INV_NUM / @shares, 0 for an empty level */
-static inline u64 smart_inv(u64 shares)
-{
-	return shares ? div64_u64(SMART_INV_NUM, shares) : 0;
-}
-
 /**
  * smart_scale() - convert CPU time to virtual time of a share
  * @ns:		CPU time

@@ -127,18 +127,15 @@ static void smart_apply(struct task_struct *p, const struct smart_attr *attr)
 	if (attr->mask & SMART_ATTR_FLAGS)
 		sse->flags = attr->flags;
 
+	/* V of the queue must include what the running task used. */
+	rq->donor->sched_class->update_curr(rq);
+	/* On no queue (not a SMART task yet) this only stores the values. */
+	smart_set_params(&sse->core, prio, share, rq_clock(rq), &sp);
 	if (p->sched_class == &smart_sched_class) {
-		/* V of the queue must include what the running task used. */
-		rq->donor->sched_class->update_curr(rq);
-		smart_set_params(&sse->core, prio, share, rq_clock(rq), &sp);
 		if (task_current(rq, p))
 			resched_curr(rq);
 		else if (task_on_rq_queued(p))
 			wakeup_preempt(rq, p, 0);
-	} else {
-		sse->core.prio = prio;
-		sse->core.share = share;
-		sse->core.inv_share = smart_inv(share);
 	}
 	task_rq_unlock(rq, p, &rf);
 }
