@@ -245,11 +245,12 @@ static void test_rt_bvft(void)
 	       (unsigned long long)a.bias, (unsigned long long)a.quantum,
 	       (unsigned long long)a.bvft);
 	smart_charge(&q, &a, MS(50), MS(40), &params);
-	tap_ok(a.bias == 0 && a.bvft == MS(50 + 40) && a.tc.used == MS(40),
-	       "3.3/eq4: a real-time quantum completes without bias: beta += estimate / S",
-	       "expected bias 0, beta 90 ms, used 40 ms; seen %llu, %llu, %llu",
+	tap_ok(a.bias == 0 && a.bvft == MS(50 + 10) && a.tc.used == MS(40) &&
+	       !smart_is_rt(&a),
+	       "3.3/eq4: the estimate used up: no bias, a conventional quantum next (beta 50 + 10 ms), no longer a candidate",
+	       "expected bias 0, beta 60 ms, used 40 ms, not rt; seen %llu, %llu, %llu, rt %d",
 	       (unsigned long long)a.bias, (unsigned long long)a.bvft,
-	       (unsigned long long)a.tc.used);
+	       (unsigned long long)a.tc.used, smart_is_rt(&a));
 	smart_charge(&q, &a, MS(55), MS(5), &params);
 	used = smart_tc_end(&q, &a, &params);
 	tap_eq("end: the CPU used under the constraint is reported", MS(45), used, "ns");

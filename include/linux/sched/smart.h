@@ -7,6 +7,8 @@
 #define _LINUX_SCHED_SMART_H
 
 #include <linux/types.h>
+#include <linux/hrtimer_types.h>
+#include <linux/llist.h>
 #include <linux/rbtree_types.h>
 
 struct smart_queue;
@@ -83,6 +85,18 @@ struct smart_entity {
  * @constraints_met:	time constraints that ended on time
  * @constraints_missed:	time constraints that ended late or expired
  * @notifications:	notifications sent to the task
+ * @tc_timer:		fires at the constraint's latest start time (to
+ *			notify) and at its deadline (to expire it)
+ * @tc_timer_ref:	@tc_timer holds a reference on the task
+ * @tc_flags:		SMART_CONSTRAINT_* of the active constraint
+ * @tc_notified:	the active constraint was notified (once only)
+ * @tc_period:		period of the active constraint, 0 if aperiodic
+ * @tc_cookie:		cookie of the active constraint
+ * @notify_node:	on a CPU's list of notifications to deliver
+ * @notify_code:	si_code of the pending notification, 0 if none
+ * @notify_cookie:	si_value of the pending notification
+ *
+ * The tc_* and notify_* fields are protected by the task's rq lock.
  */
 struct sched_smart_entity {
 	struct smart_entity core;
@@ -93,6 +107,15 @@ struct sched_smart_entity {
 	u64 constraints_met;
 	u64 constraints_missed;
 	u64 notifications;
+	struct hrtimer tc_timer;
+	bool tc_timer_ref;
+	bool tc_notified;
+	u32 tc_flags;
+	u64 tc_period;
+	u64 tc_cookie;
+	struct llist_node notify_node;
+	int notify_code;
+	u64 notify_cookie;
 };
 
 #endif /* _LINUX_SCHED_SMART_H */

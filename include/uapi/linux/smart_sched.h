@@ -93,6 +93,9 @@ struct smart_attr {
  * @available:	begin: CPU time (ns) predicted to be available before @deadline
  * @used:	end: CPU time (ns) used between begin and end
  * @status:	SMART_STATUS_*
+ *
+ * smart_constraint_end() fills in @flags, @deadline, @estimate, @period
+ * and @cookie of the constraint that ended, with its @used and @status.
  * @__reserved:	must be zero
  */
 struct smart_constraint {
@@ -111,12 +114,14 @@ struct smart_constraint {
 #define SMART_CONSTRAINT_SIZE_VER0 64	/* sizeof first published struct */
 
 /*
- * si_code of a notification signal (queued with si_value.sival_ptr = cookie).
- * Negative values are reserved for user space senders, so these sit in the
- * SI_KERNEL-less range above the per-signal codes.
+ * si_code of a notification signal, which is queued to the thread that
+ * owns the constraint with si_value.sival_ptr = cookie and si_pid =
+ * si_uid = 0.  The codes are negative, like SI_TIMER and SI_MESGQ (events
+ * the kernel raises on a user's request), so that the value reaches
+ * sigaction handlers, sigwaitinfo() and signalfd (ssi_ptr) alike.
  */
-#define SMART_NOTIFY_INFEASIBLE	0x5301	/* predicted: cannot finish before deadline */
-#define SMART_NOTIFY_EXPIRED	0x5302	/* the deadline passed while active */
+#define SMART_NOTIFY_INFEASIBLE	(-0x5301) /* predicted: cannot finish before deadline */
+#define SMART_NOTIFY_EXPIRED	(-0x5302) /* the deadline passed while active */
 
 /* Limits */
 #define SMART_CONSTRAINT_MAX_AHEAD_NS	60000000000ULL	/* 60 s */

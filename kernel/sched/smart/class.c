@@ -29,6 +29,9 @@
  * See Documentation/scheduler/sched-smart.rst.
  */
 #include <linux/sched/smart.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/irq_work.h>
 #include <linux/mmu_context.h>
 #include "../sched.h"
 
@@ -101,9 +104,95 @@ static void smart_wait_end(struct task_struct *p)
 }
 
 /*
- * The task to run: the highest value tuple (§3.2), unless another task
- * has starved for SMART_STARVE_NS and none was rescued in that time; then
- * that one, for a slice (set_next_task_smart()).
+ * Notifications (paper §2, §3.2 step 4) are decided under the rq lock,
+ * where a signal cannot be sent: the task is put on this CPU's list and
+ * an irq_work sends the signal once the lock is dropped.  A task is on a
+ * list at most once (while ->notify_code is set); a newer notification
+ * replaces a pending one.
+ */
+static DEFINE_PER_CPU(struct llist_head, smart_notify_list);
+
+static void smart_notify_fn(struct irq_work *work)
+{
+	struct llist_node *list = llist_del_all(this_cpu_ptr(&smart_notify_list));
+	struct sched_smart_entity *sse, *tmp;
+
+	llist_for_each_entry_safe(sse, tmp, list, notify_node) {
+		struct task_struct *p = container_of(sse, struct task_struct, smart);
+		kernel_siginfo_t info;
+		struct rq_flags rf;
+		struct rq *rq;
+		int code, sig;
+		u64 cookie;
+
+		rq = task_rq_lock(p, &rf);
+		code = sse->notify_code;
+		cookie = sse->notify_cookie;
+		sig = sse->notify_signal ?: SIGXCPU;
+		sse->notify_code = 0;
+		sse->notifications++;
+		task_rq_unlock(rq, p, &rf);
+
+		clear_siginfo(&info);
+		info.si_signo = sig;
+		info.si_code = code;
+		info.si_ptr = (void __user *)(unsigned long)cookie;
+		send_sig_info(sig, &info, p);
+		put_task_struct(p);
+	}
+}
+
+static DEFINE_PER_CPU(struct irq_work, smart_notify_work) =
+	IRQ_WORK_INIT(smart_notify_fn);
+
+/* Tell @p that its constraint will not be met; once per constraint. */
+static void smart_notify(struct task_struct *p, int code)
+{
+	struct sched_smart_entity *sse = &p->smart;
+
+	if (!(sse->tc_flags & SMART_CONSTRAINT_NOTIFY) || sse->tc_notified)
+		return;
+	sse->tc_notified = true;
+	sse->notify_cookie = sse->tc_cookie;
+	if (!sse->notify_code) {
+		get_task_struct(p);
+		llist_add(&sse->notify_node, this_cpu_ptr(&smart_notify_list));
+		irq_work_queue(this_cpu_ptr(&smart_notify_work));
+	}
+	sse->notify_code = code;
+}
+
+/*
+ * The §3.2 decision for the queue as it is.  The working schedule is
+ * rebuilt only when its inputs changed: the value-tuple tree (the core
+ * sets q->changed), or CPU time went to another task than the head of
+ * the schedule, which eats into everyone's slack (update_curr_smart(),
+ * put_prev_task_smart()).  While the head runs within its estimate the
+ * slack of the others does not change, so the schedule stays valid and
+ * a decision costs O(1); a rebuild costs O(N_R^2) in the number of
+ * candidates, O(1) when the most important task is conventional.
+ * Candidates the schedule cannot take are notified.
+ */
+static struct smart_entity *smart_decide(struct rq *rq)
+{
+	struct smart_rq *srq = &rq->smart;
+	unsigned int i;
+
+	if (!srq->q.changed)
+		return srq->pick;
+	srq->q.changed = false;
+	srq->pick = smart_pick_tc(&srq->q, ktime_get_ns(), &srq->ws,
+				  &srq->rejected);
+	for (i = 0; i < srq->rejected.nr; i++)
+		smart_notify(smart_task_of(srq->rejected.se[i]),
+			     SMART_NOTIFY_INFEASIBLE);
+	return srq->pick;
+}
+
+/*
+ * The task to run: the §3.2 decision, unless another task has starved
+ * for SMART_STARVE_NS and none was rescued in that time; then that one,
+ * for a slice (set_next_task_smart()).
  */
 static struct task_struct *smart_next(struct rq *rq)
 {
@@ -111,7 +200,7 @@ static struct task_struct *smart_next(struct rq *rq)
 	struct smart_entity *se;
 	u64 now = rq_clock(rq);
 
-	se = smart_pick(smart_q(rq));
+	se = smart_decide(rq);
 	w = list_first_entry_or_null(&rq->smart.waiters,
 				     struct sched_smart_entity, wait_node);
 	if (w && &w->core != se &&
@@ -144,6 +233,173 @@ static void update_curr_smart(struct rq *rq)
 	if (smart_charge(smart_q(rq), se, rq_clock(rq), delta, &p) &&
 	    smart_next(rq) != curr)
 		resched_curr(rq);
+	/* Time the head of the working schedule did not get: slack shrank. */
+	if (rq->smart.ws.nr && rq->smart.ws.se[0] != se)
+		smart_q(rq)->changed = true;
+}
+
+/* Something changed on @rq's queue: preempt if another task should run. */
+static void smart_preempt_check(struct rq *rq)
+{
+	if (rq->donor->sched_class == &smart_sched_class &&
+	    smart_next(rq) != rq->donor)
+		resched_curr(rq);
+}
+
+/*
+ * Time constraints.  Each task has one hrtimer for its active constraint
+ * (the tasks of a CPU come and go, the constraint goes with the task):
+ * it fires at the deadline, to expire the constraint, and while the task
+ * waits, at its latest start time D - (estimate - used), to notify it
+ * when what is left of its estimate no longer fits (§3.2 step 4).  While
+ * the task runs its latest start time moves with the clock, so the timer
+ * is moved back to it only when the task stops running.
+ *
+ * The armed timer holds a reference on the task (->tc_timer_ref); arming,
+ * cancelling and the callback's decision all happen under the task's rq
+ * lock, so the reference changes hands exactly once.
+ */
+static void smart_tc_arm(struct task_struct *p, u64 when)
+{
+	struct sched_smart_entity *sse = &p->smart;
+
+	hrtimer_start(&sse->tc_timer, ns_to_ktime(when), HRTIMER_MODE_ABS_HARD);
+	if (!sse->tc_timer_ref) {
+		get_task_struct(p);
+		sse->tc_timer_ref = true;
+	}
+}
+
+/* Never the last reference: the caller has @p (current, or queued). */
+static void smart_tc_disarm(struct task_struct *p)
+{
+	struct sched_smart_entity *sse = &p->smart;
+
+	if (sse->tc_timer_ref && hrtimer_try_to_cancel(&sse->tc_timer) == 1) {
+		sse->tc_timer_ref = false;
+		put_task_struct(p);
+	}
+}
+
+static inline u64 smart_tc_left_of(const struct smart_tc *tc)
+{
+	return tc->used < tc->estimate ? tc->estimate - tc->used : 0;
+}
+
+/* @p stops running: watch its latest start time if it wants notification. */
+static void smart_tc_watch(struct task_struct *p)
+{
+	struct sched_smart_entity *sse = &p->smart;
+	const struct smart_tc *tc = &sse->core.tc;
+	u64 left = smart_tc_left_of(tc);
+
+	if (!tc->deadline || !left || sse->tc_notified ||
+	    !(sse->tc_flags & SMART_CONSTRAINT_NOTIFY))
+		return;
+	smart_tc_arm(p, max(tc->deadline - left, ktime_get_ns()));
+}
+
+/**
+ * smart_tc_finish() - end a task's active time constraint
+ * @rq:		the task's rq, locked, clock updated
+ * @p:		the task (its CPU time so far charged)
+ * @now:	CLOCK_MONOTONIC time
+ * @expired:	the deadline passed while it was active
+ *
+ * Counts it met or missed, notifies an expiry, and makes @p a
+ * conventional task again.
+ *
+ * Return: the CPU time used under the constraint.
+ */
+u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, bool expired)
+{
+	struct sched_smart_entity *sse = &p->smart;
+	struct smart_entity *se = &sse->core;
+	struct smart_params sp = smart_params_now();
+	u64 used;
+
+	if (!expired && (s64)(now - se->tc.deadline) <= 0)
+		sse->constraints_met++;
+	else
+		sse->constraints_missed++;
+	if (expired)
+		smart_notify(p, SMART_NOTIFY_EXPIRED);
+	used = smart_tc_end(se->queue, se, &sp);
+	sse->tc_flags = 0;
+	smart_tc_disarm(p);
+	smart_q(rq)->changed = true;
+	smart_preempt_check(rq);
+	return used;
+}
+
+/**
+ * smart_tc_install() - begin a time constraint
+ * @rq:		the task's rq, locked, clock updated, CPU time charged
+ * @p:		the task, in SCHED_SMART, without an active constraint
+ * @c:		the constraint as user space gave it (flags, cookie, period)
+ * @tc:		its deadline, estimate and load
+ */
+void smart_tc_install(struct rq *rq, struct task_struct *p,
+		      const struct smart_constraint *c, const struct smart_tc *tc)
+{
+	struct sched_smart_entity *sse = &p->smart;
+
+	smart_tc_begin(sse->core.queue, &sse->core, tc);
+	sse->tc_flags = c->flags & SMART_CONSTRAINT_NOTIFY;
+	sse->tc_cookie = c->cookie;
+	sse->tc_period = c->period;
+	sse->tc_notified = false;
+	/* @p is current: its latest start time is watched once it stops. */
+	smart_tc_arm(p, tc->deadline);
+	smart_q(rq)->changed = true;
+	smart_preempt_check(rq);
+}
+
+static enum hrtimer_restart smart_tc_timer_fn(struct hrtimer *timer)
+{
+	struct sched_smart_entity *sse =
+		container_of(timer, struct sched_smart_entity, tc_timer);
+	struct task_struct *p = container_of(sse, struct task_struct, smart);
+	const struct smart_tc *tc = &sse->core.tc;
+	struct rq_flags rf;
+	struct rq *rq;
+	u64 now, left, next = 0;
+
+	rq = task_rq_lock(p, &rf);
+	if (hrtimer_is_queued(timer)) {
+		/* Re-armed while we waited for the lock: that one decides. */
+		task_rq_unlock(rq, p, &rf);
+		return HRTIMER_NORESTART;
+	}
+	update_rq_clock(rq);
+	if (rq->donor == p)
+		update_curr_smart(rq);
+	now = ktime_get_ns();
+
+	if (!tc->deadline) {
+		/* Ended while this callback waited. */
+	} else if ((s64)(now - tc->deadline) >= 0) {
+		smart_tc_finish(rq, p, now, true);
+	} else {
+		next = tc->deadline;
+		left = smart_tc_left_of(tc);
+		if (now + left > tc->deadline)
+			smart_notify(p, SMART_NOTIFY_INFEASIBLE);
+		else if (rq->donor != p && left && !sse->tc_notified &&
+			 (sse->tc_flags & SMART_CONSTRAINT_NOTIFY))
+			next = min(tc->deadline,
+				   max(tc->deadline - left,
+				       now + READ_ONCE(smart_resolution_ns)));
+	}
+
+	if (next)
+		hrtimer_set_expires(timer, ns_to_ktime(next));
+	else
+		sse->tc_timer_ref = false;
+	task_rq_unlock(rq, p, &rf);
+	if (!next)
+		put_task_struct(p);
+	return next ? HRTIMER_RESTART : HRTIMER_NORESTART;
 }
 
 static enum hrtimer_restart smart_timer_fn(struct hrtimer *timer)
@@ -202,10 +458,13 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 	update_curr_smart(rq);
 
 	/* An exiting task must not stay on the queue as a sleeper. */
-	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD)
+	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD) {
 		smart_sleep(q, se, rq_clock(rq), &sp);
-	else
+	} else {
+		if (READ_ONCE(p->__state) == TASK_DEAD && se->tc.deadline)
+			smart_tc_finish(rq, p, ktime_get_ns(), false);
 		smart_leave(q, se);
+	}
 
 	smart_wait_end(p);
 	if (rq->smart.rescue_next == p)
@@ -231,11 +490,8 @@ static void yield_task_smart(struct rq *rq)
 
 static void wakeup_preempt_smart(struct rq *rq, struct task_struct *p, int flags)
 {
-	struct task_struct *curr = rq->donor;
-
 	update_curr_smart(rq);
-	if (smart_value_before(smart_se(p), smart_se(curr)))
-		resched_curr(rq);
+	smart_preempt_check(rq);
 }
 
 static struct task_struct *pick_task_smart(struct rq *rq)
@@ -258,8 +514,12 @@ static void put_prev_task_smart(struct rq *rq, struct task_struct *p,
 	 */
 	if (smart_se(p)->state == SMART_SE_RUNNABLE)
 		smart_wait_start(rq, p);
-	if (!next || next->sched_class != &smart_sched_class)
+	smart_tc_watch(p);
+	if (!next || next->sched_class != &smart_sched_class) {
 		hrtimer_try_to_cancel(&rq->smart.timer);
+		/* Another class runs now: the working schedule loses slack. */
+		smart_q(rq)->changed = true;
+	}
 }
 
 static void set_next_task_smart(struct rq *rq, struct task_struct *p, bool first)
@@ -311,6 +571,9 @@ static void switched_from_smart(struct rq *rq, struct task_struct *p)
 	if (se->queue)
 		smart_leave(se->queue, se);
 	smart_wait_end(p);
+	/* Leaving SMART (not a priority-inheritance boost) ends a constraint. */
+	if (se->tc.deadline && !task_should_smart(p->policy))
+		smart_tc_finish(rq, p, ktime_get_ns(), false);
 }
 
 /* A waiting task whose class or priority changed may now outrank curr. */
@@ -621,6 +884,16 @@ void sched_smart_fork(struct task_struct *p)
 	sse->constraints_met = 0;
 	sse->constraints_missed = 0;
 	sse->notifications = 0;
+	/* Time constraints are per thread: none is inherited. */
+	hrtimer_init(&sse->tc_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
+	sse->tc_timer.function = smart_tc_timer_fn;
+	sse->tc_timer_ref = false;
+	sse->tc_notified = false;
+	sse->tc_flags = 0;
+	sse->tc_period = 0;
+	sse->tc_cookie = 0;
+	sse->notify_code = 0;
+	sse->notify_cookie = 0;
 }
 
 DEFINE_SCHED_CLASS(smart) = {

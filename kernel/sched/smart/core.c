@@ -46,6 +46,7 @@ void smart_queue_init(struct smart_queue *q)
 		q->level[i] = (struct smart_level){ };
 	q->nr_runnable = 0;
 	q->nr_queued = 0;
+	q->changed = true;
 }
 
 void smart_entity_init(struct smart_entity *se, s32 prio, u32 share)
@@ -99,6 +100,7 @@ static void smart_tree_add(struct smart_queue *q, struct smart_entity *se)
 {
 	rb_add_cached(&se->node, &q->tree, smart_node_less);
 	q->nr_runnable++;
+	q->changed = true;
 }
 
 static void smart_tree_del(struct smart_queue *q, struct smart_entity *se)
@@ -106,6 +108,14 @@ static void smart_tree_del(struct smart_queue *q, struct smart_entity *se)
 	rb_erase_cached(&se->node, &q->tree);
 	RB_CLEAR_NODE(&se->node);
 	q->nr_runnable--;
+	q->changed = true;
+}
+
+/* A new quantum: Q, or for a real-time task what is left of its estimate. */
+static u64 smart_fresh_quantum(const struct smart_entity *se,
+			       const struct smart_params *p)
+{
+	return smart_is_rt(se) ? se->tc.estimate - se->tc.used : p->quantum_ns;
 }
 
 /**
@@ -198,7 +208,7 @@ void smart_join(struct smart_queue *q, struct smart_entity *se,
 		se->delta = max_t(s64, se->delta,
 				  -(s64)smart_scale(p->sleep_credit_ns, se->inv_share));
 	if (how != SMART_JOIN_MOVE || !se->quantum) {
-		se->quantum = p->quantum_ns;
+		se->quantum = smart_fresh_quantum(se, p);
 		se->exec = 0;
 		se->bias = 0;
 	}
@@ -351,7 +361,7 @@ static void smart_next_quantum(struct smart_queue *q, struct smart_entity *se,
 		if (se->bias < p->bias_max_ns && !se->tc.deadline)
 			b = min(p->bias_step_ns, p->bias_max_ns - se->bias);
 		se->exec -= se->quantum;
-		se->quantum = se->tc.deadline ? se->tc.estimate : p->quantum_ns;
+		se->quantum = smart_fresh_quantum(se, p);
 		se->bias += b;
 		se->bvft += smart_scale(se->quantum + b, se->inv_share);
 	}
@@ -480,6 +490,11 @@ u64 smart_tc_load(u64 estimate, u64 period)
 		     SMART_LOAD_ONE);
 }
 
+static inline u64 smart_sub0(u64 a, u64 b)
+{
+	return a > b ? a - b : 0;
+}
+
 static inline u64 smart_tc_left(const struct smart_tc *tc)
 {
 	return tc->used < tc->estimate ? tc->estimate - tc->used : 0;
@@ -605,19 +620,121 @@ struct smart_entity *smart_pick_tc(struct smart_queue *q, u64 now,
 	if (!n)
 		return NULL;
 	first = rb_entry(n, struct smart_entity, node);
-	if (!first->tc.deadline)
+	if (!smart_is_rt(first))
 		return first;					/* step 1 */
 
 	for (; n; n = rb_next(n)) {				/* steps 2, 3 */
 		struct smart_entity *se = rb_entry(n, struct smart_entity, node);
 
-		if (!se->tc.deadline)
+		if (!smart_is_rt(se))
 			break;
 		if (!smart_ws_insert(ws, se, now) && rejected &&
 		    rejected->nr < SMART_WS_MAX)
 			rejected->se[rejected->nr++] = se;
 	}
 	return ws->nr ? ws->se[0] : first;			/* step 4 */
+}
+
+/**
+ * smart_tc_available() - predict the CPU time a constraint would get
+ * @q:		the queue it runs on (it may not be on it yet), or NULL
+ * @se:		the entity, before it begins the constraint
+ * @tc:		the constraint it would begin (@tc->used is ignored)
+ * @now:	t
+ * @ws:		scratch space
+ *
+ * The entity would compete with the value tuple (P, v + Q / S) of a
+ * real-time task.  Walking the queue in value order from the top:
+ *
+ * - a more important conventional task of a higher priority runs first
+ *   (step 1): nothing is available;
+ * - the more important real-time tasks keep their place: they are put
+ *   in a working schedule (step 3) and what they need before @tc's
+ *   deadline, and the slack the later ones need to stay feasible, is
+ *   not available (eqs. (8)-(9), the periodic loads included);
+ * - a more important conventional task of the same priority means the
+ *   entity is not a candidate now; it is then bounded by its
+ *   proportional share of the time to the deadline as well.
+ *
+ * The prediction assumes the queue stays as it is; it is the input to
+ * SMART_STATUS_FEASIBLE / INFEASIBLE of smart_constraint_begin().
+ *
+ * Return: CPU time (ns) predicted to be available before the deadline.
+ */
+u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
+		       const struct smart_tc *tc, u64 now, struct smart_ws *ws)
+{
+	u64 t = tc->deadline - now, left = 0, load = 0, load_at = 0, avail = t;
+	struct smart_entity me = *se;
+	bool candidate = true, before = false;
+	struct rb_node *n;
+	unsigned int i;
+
+	if ((s64)(tc->deadline - now) <= 0)
+		return 0;
+	ws->nr = 0;
+	me.tc = *tc;
+	me.tc.used = 0;
+	me.bias = 0;
+	me.exec = 0;
+	me.quantum = tc->estimate;
+	/* Off this queue it would join at its virtual time, eq. (3). */
+	if (se->queue == q)
+		smart_set_bvft(&me, smart_vtime(se));
+	else if (q)
+		smart_set_bvft(&me, smart_level_of(q, se)->vtime);
+
+	for (n = q ? rb_first_cached(&q->tree) : NULL; n; n = rb_next(n)) {
+		struct smart_entity *o = rb_entry(n, struct smart_entity, node);
+
+		if (o == se)
+			continue;
+		if (!smart_value_before(o, &me))
+			break;
+		if (!smart_is_rt(o)) {
+			if (o->prio > me.prio)
+				return 0;
+			candidate = false;
+			break;
+		}
+		smart_ws_insert(ws, o, now);
+	}
+
+	/*
+	 * The more important schedule W in deadline order, with the running
+	 * sums of smart_ws_insert(): need(x) = sum over D_j <= x of R_j(x).
+	 * Before its deadline D the entity gets what W does not need by D;
+	 * each later entry i keeps its slack r_i - need(D_i), less the
+	 * entity's own future load F (D_i - D).
+	 */
+	for (i = 0; i <= ws->nr; i++) {
+		const struct smart_tc *c = i < ws->nr ? &ws->se[i]->tc : NULL;
+		u64 r = c ? c->deadline - now : 0, need;
+
+		if (!before && (!c || r > t)) {
+			need = left + ((t * load - load_at) >> SMART_LOAD_SHIFT);
+			avail = min(avail, smart_sub0(t, need));
+			before = true;
+		}
+		if (!c)
+			break;
+		left += smart_tc_left(c);
+		load += c->load;
+		load_at += c->load * r;
+		if (r <= t)
+			continue;
+		need = left + ((r * load - load_at) >> SMART_LOAD_SHIFT) +
+		       mul_u64_u64_shr(r - t, tc->load, SMART_LOAD_SHIFT);
+		avail = min(avail, smart_sub0(r, need));
+	}
+
+	if (!candidate && q) {
+		const struct smart_level *l = smart_level_of(q, &me);
+		u64 shares = l->shares + (se->queue == q ? 0 : me.share);
+
+		avail = min(avail, mul_u64_u64_div_u64(t, me.share, shares));
+	}
+	return avail;
 }
 
 /* A new quantum from the entity's current virtual time (v kept). */

@@ -67,6 +67,8 @@ struct smart_level {
  * @level:	per-priority queue virtual time, index prio - SMART_PRIO_MIN
  * @nr_runnable: entities in @tree
  * @nr_queued:	entities on the queue (runnable and sleeping)
+ * @changed:	set whenever @tree changes; a cached scheduling decision
+ *		(working schedule) is stale.  The owner clears it.
  */
 struct smart_queue {
 	struct rb_root_cached tree;
@@ -74,6 +76,7 @@ struct smart_queue {
 	struct smart_level level[SMART_NR_PRIO];
 	unsigned int nr_runnable;
 	unsigned int nr_queued;
+	bool changed;
 };
 
 /* F of a periodic constraint is a fixed-point fraction of a CPU. */
@@ -114,6 +117,8 @@ void smart_set_params(struct smart_entity *se, s32 prio, u32 share,
 struct smart_entity *smart_pick(struct smart_queue *q);
 
 u64 smart_tc_load(u64 estimate, u64 period);
+u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
+		       const struct smart_tc *tc, u64 now, struct smart_ws *ws);
 u64 smart_tc_demand(const struct smart_tc *tc, u64 t);
 bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now);
 void smart_tc_begin(struct smart_queue *q, struct smart_entity *se,
@@ -144,6 +149,22 @@ static inline struct smart_level *smart_level_of(struct smart_queue *q,
 						 const struct smart_entity *se)
 {
 	return &q->level[se->prio - SMART_PRIO_MIN];
+}
+
+/**
+ * smart_is_rt() - is the entity a real-time task (§3.3)?
+ * @se: the entity
+ *
+ * One with a time constraint whose estimate is not used up.  Once it
+ * has had its estimate it competes as a conventional task (without
+ * bias) until the constraint ends, so that an inaccurate estimate cannot
+ * push other real-time tasks past their deadlines.
+ *
+ * Return: true if @se takes part in the working schedule.
+ */
+static inline bool smart_is_rt(const struct smart_entity *se)
+{
+	return se->tc.deadline && se->tc.used < se->tc.estimate;
 }
 
 /* The remaining part of the current quantum, in ns. */

@@ -28,6 +28,11 @@ struct task_struct;
  * @last_rescue: when a starving task was last run out of value order
  * @rescue_next: the task smart_next() picked out of value order
  * @rescued:	the task running its rescue slice, if any
+ * @pick:	the §3.2 decision for the queue as it is (valid while
+ *		@q.changed is clear)
+ * @ws:		the working schedule @pick came from
+ * @rejected:	candidates the working schedule could not take
+ * @scratch:	working space for predictions (smart_constraint_begin())
  */
 struct smart_rq {
 	struct smart_queue q;
@@ -37,6 +42,10 @@ struct smart_rq {
 	u64 last_rescue;
 	struct task_struct *rescue_next;
 	struct task_struct *rescued;
+	struct smart_entity *pick;
+	struct smart_ws ws;
+	struct smart_ws rejected;
+	struct smart_ws scratch;
 };
 
 /*
@@ -112,6 +121,12 @@ static inline u32 smart_share_of_weight(unsigned long weight)
 
 void init_smart_rq(struct rq *rq);
 void sched_smart_fork(struct task_struct *p);
+
+/* Time constraints (class.c), called with the task's rq locked. */
+u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now,
+		    bool expired);
+void smart_tc_install(struct rq *rq, struct task_struct *p,
+		      const struct smart_constraint *c, const struct smart_tc *tc);
 
 #else /* !CONFIG_SCHED_SMART */
 

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SCHED_SMART system calls: smart_setattr() and smart_getattr().
+ * SCHED_SMART system calls: smart_setattr() and smart_getattr() for a
+ * thread's importance, smart_constraint_begin() and smart_constraint_end()
+ * for the calling thread's time constraints.
  *
- * struct smart_attr is size-versioned like struct sched_attr: callers
- * pass the size they know, unknown trailing fields must be zero.  Every
- * check runs before anything changes, so a failed call changes nothing.
+ * struct smart_attr and struct smart_constraint are size-versioned like
+ * struct sched_attr: callers pass the size they know, unknown trailing
+ * fields must be zero.  Every check runs before anything changes, so a
+ * failed call changes nothing.
  */
 #include <linux/cred.h>
 #include <linux/security.h>
@@ -14,24 +17,35 @@
 #include <linux/mmu_context.h>
 #include "../sched.h"
 
-static int smart_copy_attr(struct smart_attr __user *uattr,
-			   struct smart_attr *attr)
+/*
+ * Copy in a size-versioned struct whose first field is its __u32 size.
+ * Return: the size user space gave, or -EFAULT, -EINVAL (smaller than
+ * @ver0), -E2BIG (larger than a page, or unknown fields not zero).
+ */
+static int smart_copy_sized(void *dst, size_t ksize, const void __user *src,
+			    u32 ver0)
 {
 	u32 size;
 	int ret;
 
-	if (get_user(size, &uattr->size))
+	if (get_user(size, (const u32 __user *)src))
 		return -EFAULT;
-	if (size < SMART_ATTR_SIZE_VER0)
+	if (size < ver0)
 		return -EINVAL;
 	if (size > PAGE_SIZE)
 		return -E2BIG;
 
-	ret = copy_struct_from_user(attr, sizeof(*attr), uattr, size);
+	ret = copy_struct_from_user(dst, ksize, src, size);
 	if (ret)
 		return ret;
-	attr->size = size;
+	*(u32 *)dst = size;
 	return 0;
+}
+
+static int smart_copy_attr(struct smart_attr __user *uattr,
+			   struct smart_attr *attr)
+{
+	return smart_copy_sized(attr, sizeof(*attr), uattr, SMART_ATTR_SIZE_VER0);
 }
 
 static int smart_check_attr(const struct smart_attr *attr)
@@ -246,4 +260,150 @@ SYSCALL_DEFINE4(smart_getattr, pid_t, pid, struct smart_attr __user *, uattr,
 	if (copy_to_user(uattr, &kattr, kattr.size))
 		return -EFAULT;
 	return 0;
+}
+
+/*
+ * Copy in a constraint; its outputs will be written back, so make sure
+ * that can be done before anything changes.
+ */
+static int smart_copy_constraint(struct smart_constraint __user *uc,
+				 struct smart_constraint *c)
+{
+	int ret = smart_copy_sized(c, sizeof(*c), uc, SMART_CONSTRAINT_SIZE_VER0);
+
+	if (ret)
+		return ret;
+	if (put_user(c->size, &uc->size))
+		return -EFAULT;
+	return 0;
+}
+
+static int smart_put_constraint(struct smart_constraint __user *uc,
+				const struct smart_constraint *c)
+{
+	if (copy_to_user(uc, c, min_t(u32, c->size, sizeof(*c))))
+		return -EFAULT;
+	return 0;
+}
+
+/**
+ * sys_smart_constraint_begin - begin a time constraint on the calling thread
+ * @uc: deadline, estimate, period, cookie and SMART_CONSTRAINT_* flags;
+ *	->available and ->status are written back
+ * @flags: must be 0
+ *
+ * The thread becomes a real-time task until smart_constraint_end(), a
+ * later begin (which ends this one) or the deadline, when the constraint
+ * expires.  ->available is the CPU time the scheduler predicts the thread
+ * gets before the deadline from the queue it runs on (the working
+ * schedule and its share); ->status says whether that covers the
+ * estimate.  With SMART_CONSTRAINT_QUERY nothing is installed.  A thread
+ * not in SCHED_SMART is moved there if it has CAP_SYS_NICE.
+ *
+ * Return: 0, or -EINVAL, -E2BIG, -EFAULT, -ETIME (deadline not in the
+ * future) or -EPERM; on error nothing is changed.
+ */
+SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
+		unsigned int, flags)
+{
+	struct task_struct *p = current;
+	struct smart_constraint c;
+	struct smart_tc tc;
+	struct rq_flags rf;
+	struct rq *rq;
+	u64 now;
+	int ret;
+
+	if (flags)
+		return -EINVAL;
+	ret = smart_copy_constraint(uc, &c);
+	if (ret)
+		return ret;
+	if ((c.flags & ~SMART_CONSTRAINT_ALL) || c.__reserved || !c.estimate ||
+	    (c.period && c.period < c.estimate))
+		return -EINVAL;
+	now = ktime_get_ns();
+	if (c.deadline <= now)
+		return -ETIME;
+	if (c.deadline - now > SMART_CONSTRAINT_MAX_AHEAD_NS)
+		return -EINVAL;
+
+	if (!task_should_smart(p->policy)) {
+		if (!capable(CAP_SYS_NICE))
+			return -EPERM;
+		if (!(c.flags & SMART_CONSTRAINT_QUERY)) {
+			ret = smart_enter(p);
+			if (ret)
+				return ret;
+		}
+	}
+
+	tc = (struct smart_tc){
+		.deadline = c.deadline,
+		.estimate = c.estimate,
+		.load = smart_tc_load(c.estimate, c.period),
+	};
+	rq = task_rq_lock(p, &rf);
+	update_rq_clock(rq);
+	rq->donor->sched_class->update_curr(rq);
+	c.available = smart_tc_available(&rq->smart.q, &p->smart.core, &tc,
+					 ktime_get_ns(), &rq->smart.scratch);
+	c.status = c.available >= c.estimate ? SMART_STATUS_FEASIBLE :
+					       SMART_STATUS_INFEASIBLE;
+	if (!(c.flags & SMART_CONSTRAINT_QUERY)) {
+		if (p->smart.core.tc.deadline)
+			smart_tc_finish(rq, p, ktime_get_ns(), false);
+		smart_tc_install(rq, p, &c, &tc);
+	}
+	task_rq_unlock(rq, p, &rf);
+
+	return smart_put_constraint(uc, &c);
+}
+
+/**
+ * sys_smart_constraint_end - end the calling thread's time constraint
+ * @uc: written back: the constraint that ended (flags, deadline,
+ *	estimate, period, cookie), ->used and ->status (met or missed)
+ * @flags: must be 0
+ *
+ * Return: 0, or -EINVAL, -E2BIG, -EFAULT, or -ENOENT when no constraint
+ * is active (none was begun, or it expired at its deadline).
+ */
+SYSCALL_DEFINE2(smart_constraint_end, struct smart_constraint __user *, uc,
+		unsigned int, flags)
+{
+	struct task_struct *p = current;
+	struct sched_smart_entity *sse = &p->smart;
+	struct smart_constraint c;
+	struct rq_flags rf;
+	struct rq *rq;
+	u64 now;
+	int ret;
+
+	if (flags)
+		return -EINVAL;
+	ret = smart_copy_constraint(uc, &c);
+	if (ret)
+		return ret;
+
+	rq = task_rq_lock(p, &rf);
+	update_rq_clock(rq);
+	rq->donor->sched_class->update_curr(rq);
+	now = ktime_get_ns();
+	if (!sse->core.tc.deadline) {
+		ret = -ENOENT;
+	} else {
+		c.flags = sse->tc_flags;
+		c.deadline = sse->core.tc.deadline;
+		c.estimate = sse->core.tc.estimate;
+		c.period = sse->tc_period;
+		c.cookie = sse->tc_cookie;
+		c.available = 0;
+		c.status = (s64)(now - c.deadline) <= 0 ? SMART_STATUS_MET :
+							  SMART_STATUS_MISSED;
+		c.used = smart_tc_finish(rq, p, now, false);
+	}
+	task_rq_unlock(rq, p, &rf);
+
+	return ret ?: smart_put_constraint(uc, &c);
 }
