@@ -260,9 +260,72 @@ static void test_rt_bvft(void)
 	       (unsigned long long)a.quantum, (unsigned long long)a.bvft);
 }
 
+/* smart_tc_available() of @me (on @q) for a constraint (D, Q, period). */
+static u64 avail(struct smart_queue *q, struct smart_entity *me, u64 d, u64 est,
+		 u64 period)
+{
+	struct smart_tc tc = { .deadline = d, .estimate = est,
+			       .load = smart_tc_load(est, period) };
+	struct smart_ws scratch;
+
+	return smart_tc_available(q, me, &tc, 0, &scratch);
+}
+
+static void test_available(void)
+{
+	struct smart_entity me, x, y, conv;
+	struct smart_queue q;
+
+	smart_queue_init(&q);
+	on_queue(&q, &me, 0, 0, 0);
+	tap_eq("available: alone, the whole 100 ms to the deadline", MS(100),
+	       avail(&q, &me, MS(100), MS(10), 0), "ns");
+
+	on_queue(&q, &x, 1, MS(30), MS(20));
+	tap_eq("available: a more important constraint due first needs 20 ms: 100 - 20",
+	       MS(80), avail(&q, &me, MS(100), MS(10), 0), "ns");
+
+	smart_queue_init(&q);
+	on_queue(&q, &me, 0, 0, 0);
+	on_queue(&q, &x, 1, MS(100), MS(60));
+	tap_eq("available: a more important one due later keeps its slack: min(50, 100 - 60)",
+	       MS(40), avail(&q, &me, MS(50), MS(10), 0), "ns");
+
+	smart_queue_init(&q);
+	on_queue(&q, &me, 0, 0, 0);
+	on_queue(&q, &x, 1, MS(20), MS(10));
+	x.tc.load = smart_tc_load(MS(10), MS(20));
+	tap_eq("available: eq8 future load of a periodic one (10 every 20 ms, D 20): 100 - (10 + 0.5 * 80)",
+	       MS(50), avail(&q, &me, MS(100), MS(10), 0), "ns");
+
+	smart_queue_init(&q);
+	on_queue(&q, &me, 0, 0, 0);
+	on_queue(&q, &y, 1, MS(200), MS(100));
+	tap_eq("available: its own periodic load (10 every 40 ms) counts against a later deadline: 200 - 100 - 0.25 * 100",
+	       MS(75), avail(&q, &me, MS(100), MS(10), MS(40)), "ns");
+
+	smart_queue_init(&q);
+	on_queue(&q, &me, 0, 0, 0);
+	on_queue(&q, &conv, 1, 0, 0);
+	tap_eq("available: a runnable conventional task of a higher priority takes it all",
+	       0, avail(&q, &me, MS(100), MS(10), 0), "ns");
+
+	smart_queue_init(&q);
+	on_queue(&q, &me, 0, 0, 0);
+	on_queue(&q, &conv, 0, 0, 0);	/* beta 10 ms */
+	tap_eq("available: not a candidate (beta 0 + 20 > 10 ms of a conventional peer): its share, 100 / 2",
+	       MS(50), avail(&q, &me, MS(100), MS(20), 0), "ns");
+	tap_eq("available: a candidate (beta 0 + 5 < 10 ms): the working schedule's 100 ms",
+	       MS(100), avail(&q, &me, MS(100), MS(5), 0), "ns");
+	tap_eq("available: a deadline already past leaves nothing", 0,
+	       smart_tc_available(&q, &me, &(struct smart_tc){ .deadline = MS(1),
+			.estimate = MS(1) }, MS(2), &(struct smart_ws){ }), "ns");
+}
+
 int main(void)
 {
 	test_rt_bvft();
+	test_available();
 	test_pick();
 	test_demand();
 	test_aperiodic();
