@@ -366,8 +366,9 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
  *	estimate, period, cookie), ->used and ->status (met or missed)
  * @flags: must be 0
  *
- * Return: 0, or -EINVAL, -E2BIG, -EFAULT, or -ENOENT when no constraint
- * is active (none was begun, or it expired at its deadline).
+ * Return: 0, or -EINVAL (unknown flag, reserved field not zero), -E2BIG,
+ * -EFAULT, or -ENOENT when no constraint is active (none was begun, or it
+ * expired at its deadline).
  */
 SYSCALL_DEFINE2(smart_constraint_end, struct smart_constraint __user *, uc,
 		unsigned int, flags)
@@ -385,6 +386,8 @@ SYSCALL_DEFINE2(smart_constraint_end, struct smart_constraint __user *, uc,
 	ret = smart_copy_constraint(uc, &c);
 	if (ret)
 		return ret;
+	if ((c.flags & ~SMART_CONSTRAINT_ALL) || c.__reserved)
+		return -EINVAL;
 
 	rq = task_rq_lock(p, &rf);
 	update_rq_clock(rq);

@@ -8,8 +8,8 @@
 #   -b BINDIR          where the test binaries are (default: $SMART_TEST_BIN,
 #                      else <repo>/build/selftests); built there with make if
 #                      missing and a compiler is available
-#   -t STRESS_SECONDS  duration of smart_stress_test (default 30; also
-#                      SMART_STRESS_SECONDS)
+#   -t STRESS_SECONDS  duration of smart_stress_test and of smart_rt_test's
+#                      stress test (default 30; also SMART_STRESS_SECONDS)
 #   TEST ...           run only these binaries (e.g. smart_api_test)
 #
 # Every binary's TAP output is passed through indented as "# " lines (as the
@@ -18,7 +18,8 @@
 # (0 opt-in, 1 all); tests that differ by mode check it themselves.
 # Exit status: 0 if nothing failed, 1 if anything failed, 2 on usage errors.
 
-ALL_TESTS="smart_api_test smart_sysctl_test smart_sched_test smart_smp_test smart_stress_test"
+ALL_TESTS="smart_api_test smart_sysctl_test smart_sched_test smart_smp_test smart_tc_test smart_rt_test
+smart_stress_test"
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared helpers of the SCHED_SMART selftests: syscall wrappers, feature
- * detection, sysctl access, CPU-time measurement and "hog" processes.
+ * detection, sysctl access, CPU-time measurement, "hog" processes, time
+ * constraints and a recorder for their notification signals.
  *
  * Safety note on feature detection: the fallback syscall numbers 463..466
  * belong to setxattrat/getxattrat/listxattrat/removexattrat on kernels
@@ -115,6 +116,25 @@ static inline int smart_getattr(pid_t pid, void *attr, unsigned int size,
 		return -1;
 	}
 	return syscall(__NR_smart_getattr, pid, attr, size, flags);
+}
+
+/* smart_constraint_begin(2)/smart_constraint_end(2) on the calling thread */
+static inline int smart_constraint_begin(void *c, unsigned int flags)
+{
+	if (!smart_present()) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return syscall(__NR_smart_constraint_begin, c, flags);
+}
+
+static inline int smart_constraint_end(void *c, unsigned int flags)
+{
+	if (!smart_present()) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return syscall(__NR_smart_constraint_end, c, flags);
 }
 
 /* the 6.12 struct sched_attr (<linux/sched/types.h> clashes with glibc) */
@@ -604,6 +624,229 @@ static inline unsigned int nice_to_weight(int nice)
 	};
 
 	return w[nice + 20];
+}
+
+/* ------------------------------------------------------------------ */
+/* Time constraints and notifications                                  */
+
+/* a constraint ready for smart_constraint_begin(); deadline is absolute */
+static inline void smart_tc_init(struct smart_constraint *c, unsigned int flags,
+				 long long deadline, long long estimate,
+				 long long period, unsigned long long cookie)
+{
+	memset(c, 0, sizeof(*c));
+	c->size = sizeof(*c);
+	c->flags = flags;
+	c->deadline = deadline;
+	c->estimate = estimate;
+	c->period = period;
+	c->cookie = cookie;
+}
+
+/* begin/end with the struct as it is; 0 or -errno */
+static inline int smart_tc_begin(struct smart_constraint *c)
+{
+	return smart_constraint_begin(c, 0) ? -errno : 0;
+}
+
+static inline int smart_tc_end(struct smart_constraint *c)
+{
+	return smart_constraint_end(c, 0) ? -errno : 0;
+}
+
+static inline const char *smart_status_name(unsigned int s)
+{
+	switch (s) {
+	case SMART_STATUS_FEASIBLE: return "FEASIBLE";
+	case SMART_STATUS_INFEASIBLE: return "INFEASIBLE";
+	case SMART_STATUS_MET: return "MET";
+	case SMART_STATUS_MISSED: return "MISSED";
+	default: return "?";
+	}
+}
+
+static inline const char *smart_code_name(int code)
+{
+	switch (code) {
+	case SMART_NOTIFY_INFEASIBLE: return "INFEASIBLE";
+	case SMART_NOTIFY_EXPIRED: return "EXPIRED";
+	default: return "?";
+	}
+}
+
+/* the status begin must report for what it predicted */
+static inline unsigned int smart_status_for(const struct smart_constraint *c)
+{
+	return c->available >= c->estimate ? SMART_STATUS_FEASIBLE :
+					     SMART_STATUS_INFEASIBLE;
+}
+
+/* tolerance of end's @used against CLOCK_THREAD_CPUTIME_ID: 2 ms + 5% */
+static inline long long smart_used_tol(long long ns)
+{
+	return 2 * NSEC_PER_MSEC + ns / 20;
+}
+
+/*
+ * Is end's @used right?  The thread's CPU clock is read right before and
+ * right after both calls: @inner is what it used from begin's return to
+ * end's call (all of it under the constraint), @outer from before begin
+ * to after end.  Reading the clock around each call keeps anything that
+ * happens inside the calls (a preemption, a stalled virtual CPU charged
+ * as run time) out of the comparison.
+ */
+static inline bool smart_used_ok(long long used, long long inner, long long outer)
+{
+	return used >= inner - smart_used_tol(inner) &&
+	       used <= outer + smart_used_tol(outer);
+}
+
+/* the counters of the calling thread (0 on error: the caller asserts) */
+struct smart_counts {
+	long long met, missed, notified;
+};
+
+static inline struct smart_counts smart_counts_self(void)
+{
+	struct smart_counts n = { -1, -1, -1 };
+	struct smart_attr a;
+
+	if (!smart_get(0, &a)) {
+		n.met = a.constraints_met;
+		n.missed = a.constraints_missed;
+		n.notified = a.notifications;
+	}
+	return n;
+}
+
+/* this thread's notify signal (0 = SIGXCPU); also enters SCHED_SMART */
+static inline int smart_set_signal(int sig)
+{
+	struct smart_attr a = {
+		.size = sizeof(a), .mask = SMART_ATTR_SIGNAL, .notify_signal = sig,
+	};
+
+	return smart_setattr(0, &a, 0) ? -errno : 0;
+}
+
+/*
+ * Notification recorder: a SA_SIGINFO handler that logs every signal it
+ * gets (the receiving thread's tid, signal, si_code, cookie, pid/uid of
+ * the sender and the CLOCK_MONOTONIC time it ran) in a process-wide log
+ * and keeps the receiving thread's count and last note in thread-local
+ * storage.  The handler runs in the thread the signal was queued to, so
+ * note.tid tells which thread the kernel chose.
+ */
+#define SMART_NOTE_SIG	(SIGRTMIN + 1)
+#define SMART_NOTE_MAX	1024
+
+struct smart_note {
+	pid_t tid;
+	int signo;
+	int code;
+	pid_t pid;
+	uid_t uid;
+	unsigned long long cookie;
+	long long t;
+};
+
+struct smart_note_log {
+	int n;				/* notes taken (may exceed SMART_NOTE_MAX) */
+	struct smart_note note[SMART_NOTE_MAX];
+};
+
+struct smart_note_self {
+	long n;				/* notes this thread received */
+	struct smart_note last;
+};
+
+static inline struct smart_note_log *smart_notes(void)
+{
+	static struct smart_note_log log;
+
+	return &log;
+}
+
+static inline struct smart_note_self *smart_note_self(void)
+{
+	static __thread struct smart_note_self self;
+
+	return &self;
+}
+
+/* what the calling thread's handler has recorded so far */
+static inline long smart_note_count(void)
+{
+	long n = __atomic_load_n(&smart_note_self()->n, __ATOMIC_RELAXED);
+
+	__atomic_signal_fence(__ATOMIC_ACQUIRE);
+	return n;
+}
+
+static inline void smart_note_handler(int sig, siginfo_t *si, void *uc)
+{
+	struct smart_note_self *self = smart_note_self();
+	struct smart_note_log *log = smart_notes();
+	int saved = errno, i;
+	struct smart_note nt = {
+		.tid = sys_gettid(), .signo = sig, .code = si->si_code,
+		.pid = si->si_pid, .uid = si->si_uid,
+		.cookie = (unsigned long long)(uintptr_t)si->si_value.sival_ptr,
+		.t = mono_ns(),
+	};
+
+	(void)uc;
+	i = __atomic_fetch_add(&log->n, 1, __ATOMIC_RELAXED);
+	if (i < SMART_NOTE_MAX)
+		log->note[i] = nt;
+	self->last = nt;
+	__atomic_signal_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&self->n, self->n + 1, __ATOMIC_RELAXED);
+	errno = saved;
+}
+
+/* install the recorder for sig (process-wide) and unblock it here */
+static inline int smart_note_install(int sig)
+{
+	struct sigaction sa;
+	sigset_t s;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = smart_note_handler;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, &sa, NULL))
+		return -errno;
+	sigemptyset(&s);
+	sigaddset(&s, sig);
+	return -pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+}
+
+/* wait (sleeping) until the calling thread has more than n notes */
+static inline bool smart_note_wait(long n, long long timeout_ns)
+{
+	long long end = mono_ns() + timeout_ns;
+
+	while (smart_note_count() <= n && mono_ns() < end)
+		sleep_ns(NSEC_PER_MSEC);
+	return smart_note_count() > n;
+}
+
+static inline int smart_cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the p-th percentile (1..100) of n sorted values, nearest rank */
+static inline long long pct_ll(const long long *v, int n, int p)
+{
+	int i = (int)(((long long)n * p + 99) / 100) - 1;
+
+	if (n <= 0)
+		return 0;
+	return v[i < 0 ? 0 : i < n ? i : n - 1];
 }
 
 #endif /* SMART_SELFTEST_UTIL_H */
