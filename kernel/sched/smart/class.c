@@ -281,17 +281,12 @@ static void smart_tc_disarm(struct task_struct *p)
 	}
 }
 
-static inline u64 smart_tc_left_of(const struct smart_tc *tc)
-{
-	return tc->used < tc->estimate ? tc->estimate - tc->used : 0;
-}
-
 /* @p stops running: watch its latest start time if it wants notification. */
 static void smart_tc_watch(struct task_struct *p)
 {
 	struct sched_smart_entity *sse = &p->smart;
 	const struct smart_tc *tc = &sse->core.tc;
-	u64 left = smart_tc_left_of(tc);
+	u64 left = smart_tc_left(tc);
 
 	if (!tc->deadline || !left || sse->tc_notified ||
 	    !(sse->tc_flags & SMART_CONSTRAINT_NOTIFY))
@@ -382,7 +377,7 @@ static enum hrtimer_restart smart_tc_timer_fn(struct hrtimer *timer)
 		smart_tc_finish(rq, p, now, true);
 	} else {
 		next = tc->deadline;
-		left = smart_tc_left_of(tc);
+		left = smart_tc_left(tc);
 		if (now + left > tc->deadline)
 			smart_notify(p, SMART_NOTIFY_INFEASIBLE);
 		else if (rq->donor != p && left && !sse->tc_notified &&

@@ -115,7 +115,7 @@ static void smart_tree_del(struct smart_queue *q, struct smart_entity *se)
 static u64 smart_fresh_quantum(const struct smart_entity *se,
 			       const struct smart_params *p)
 {
-	return smart_is_rt(se) ? se->tc.estimate - se->tc.used : p->quantum_ns;
+	return smart_is_rt(se) ? smart_tc_left(&se->tc) : p->quantum_ns;
 }
 
 /**
@@ -357,7 +357,7 @@ static void smart_next_quantum(struct smart_queue *q, struct smart_entity *se,
 	while (se->exec >= se->quantum) {
 		u64 b = 0;
 
-		/* Real-time tasks have no bias; their quantum is the estimate. */
+		/* Real-time tasks have no bias (§3.3). */
 		if (se->bias < p->bias_max_ns && !se->tc.deadline)
 			b = min(p->bias_step_ns, p->bias_max_ns - se->bias);
 		se->exec -= se->quantum;
@@ -493,11 +493,6 @@ u64 smart_tc_load(u64 estimate, u64 period)
 static inline u64 smart_sub0(u64 a, u64 b)
 {
 	return a > b ? a - b : 0;
-}
-
-static inline u64 smart_tc_left(const struct smart_tc *tc)
-{
-	return tc->used < tc->estimate ? tc->estimate - tc->used : 0;
 }
 
 /**

@@ -167,6 +167,12 @@ static inline bool smart_is_rt(const struct smart_entity *se)
 	return se->tc.deadline && se->tc.used < se->tc.estimate;
 }
 
+/* What is left of a constraint's estimate, Q - E (0 once overrun). */
+static inline u64 smart_tc_left(const struct smart_tc *tc)
+{
+	return tc->used < tc->estimate ? tc->estimate - tc->used : 0;
+}
+
 /* The remaining part of the current quantum, in ns. */
 static inline u64 smart_quantum_left(const struct smart_entity *se)
 {

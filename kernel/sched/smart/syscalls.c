@@ -120,6 +120,19 @@ static int smart_enter(struct task_struct *p)
 	return sched_setattr(p, &attr);
 }
 
+/*
+ * Lock @p's rq with the CPU time of the running task charged, so that the
+ * queue virtual time, lags and constraint budgets are current.
+ */
+static struct rq *smart_lock_charged(struct task_struct *p, struct rq_flags *rf)
+{
+	struct rq *rq = task_rq_lock(p, rf);
+
+	update_rq_clock(rq);
+	rq->donor->sched_class->update_curr(rq);
+	return rq;
+}
+
 static void smart_apply(struct task_struct *p, const struct smart_attr *attr)
 {
 	struct sched_smart_entity *sse = &p->smart;
@@ -134,15 +147,13 @@ static void smart_apply(struct task_struct *p, const struct smart_attr *attr)
 	if (attr->mask & SMART_ATTR_SHARE)
 		share = attr->share;
 
-	rq = task_rq_lock(p, &rf);
-	update_rq_clock(rq);
+	/* V of the queue must include what the running task used. */
+	rq = smart_lock_charged(p, &rf);
 	if (attr->mask & SMART_ATTR_SIGNAL)
 		sse->notify_signal = attr->notify_signal;
 	if (attr->mask & SMART_ATTR_FLAGS)
 		sse->flags = attr->flags;
 
-	/* V of the queue must include what the running task used. */
-	rq->donor->sched_class->update_curr(rq);
 	/* On no queue (not a SMART task yet) this only stores the values. */
 	smart_set_params(&sse->core, prio, share, rq_clock(rq), &sp);
 	if (p->sched_class == &smart_sched_class) {
@@ -239,10 +250,8 @@ SYSCALL_DEFINE4(smart_getattr, pid_t, pid, struct smart_attr __user *, uattr,
 		return PTR_ERR(p);
 	sse = &p->smart;
 
-	rq = task_rq_lock(p, &rf);
+	rq = smart_lock_charged(p, &rf);
 	if (p->sched_class == &smart_sched_class) {
-		update_rq_clock(rq);
-		rq->donor->sched_class->update_curr(rq);
 		kattr.lag_ns = smart_lag_ns(&sse->core);
 		kattr.bias_ns = sse->core.bias;
 	}
@@ -263,16 +272,23 @@ SYSCALL_DEFINE4(smart_getattr, pid_t, pid, struct smart_attr __user *, uattr,
 }
 
 /*
- * Copy in a constraint; its outputs will be written back, so make sure
- * that can be done before anything changes.
+ * Copy in and check what both constraint calls take: the syscall @flags
+ * (none defined), the constraint's own flags and reserved field.  Its
+ * outputs will be written back, so make sure that can be done before
+ * anything changes.
  */
 static int smart_copy_constraint(struct smart_constraint __user *uc,
-				 struct smart_constraint *c)
+				 struct smart_constraint *c, unsigned int flags)
 {
-	int ret = smart_copy_sized(c, sizeof(*c), uc, SMART_CONSTRAINT_SIZE_VER0);
+	int ret;
 
+	if (flags)
+		return -EINVAL;
+	ret = smart_copy_sized(c, sizeof(*c), uc, SMART_CONSTRAINT_SIZE_VER0);
 	if (ret)
 		return ret;
+	if ((c->flags & ~SMART_CONSTRAINT_ALL) || c->__reserved)
+		return -EINVAL;
 	if (put_user(c->size, &uc->size))
 		return -EFAULT;
 	return 0;
@@ -314,13 +330,10 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
 	u64 now;
 	int ret;
 
-	if (flags)
-		return -EINVAL;
-	ret = smart_copy_constraint(uc, &c);
+	ret = smart_copy_constraint(uc, &c, flags);
 	if (ret)
 		return ret;
-	if ((c.flags & ~SMART_CONSTRAINT_ALL) || c.__reserved || !c.estimate ||
-	    (c.period && c.period < c.estimate))
+	if (!c.estimate || (c.period && c.period < c.estimate))
 		return -EINVAL;
 	now = ktime_get_ns();
 	if (c.deadline <= now)
@@ -343,9 +356,7 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
 		.estimate = c.estimate,
 		.load = smart_tc_load(c.estimate, c.period),
 	};
-	rq = task_rq_lock(p, &rf);
-	update_rq_clock(rq);
-	rq->donor->sched_class->update_curr(rq);
+	rq = smart_lock_charged(p, &rf);
 	c.available = smart_tc_available(&rq->smart.q, &p->smart.core, &tc,
 					 ktime_get_ns(), &rq->smart.scratch);
 	c.status = c.available >= c.estimate ? SMART_STATUS_FEASIBLE :
@@ -381,17 +392,11 @@ SYSCALL_DEFINE2(smart_constraint_end, struct smart_constraint __user *, uc,
 	u64 now;
 	int ret;
 
-	if (flags)
-		return -EINVAL;
-	ret = smart_copy_constraint(uc, &c);
+	ret = smart_copy_constraint(uc, &c, flags);
 	if (ret)
 		return ret;
-	if ((c.flags & ~SMART_CONSTRAINT_ALL) || c.__reserved)
-		return -EINVAL;
 
-	rq = task_rq_lock(p, &rf);
-	update_rq_clock(rq);
-	rq->donor->sched_class->update_curr(rq);
+	rq = smart_lock_charged(p, &rf);
 	now = ktime_get_ns();
 	if (!sse->core.tc.deadline) {
 		ret = -ENOENT;
