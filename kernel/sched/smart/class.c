@@ -35,6 +35,9 @@
 #include <linux/mmu_context.h>
 #include "../sched.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/smart.h>
+
 bool sched_smart_all __ro_after_init;
 bool sched_smart_active __read_mostly;
 
@@ -153,6 +156,7 @@ static void smart_notify(struct task_struct *p, int code)
 	if (!(sse->tc_flags & SMART_CONSTRAINT_NOTIFY) || sse->tc_notified)
 		return;
 	sse->tc_notified = true;
+	trace_smart_notify(p, code, ktime_get_ns());
 	sse->notify_cookie = sse->tc_cookie;
 	if (!sse->notify_code) {
 		get_task_struct(p);
@@ -173,7 +177,7 @@ static void smart_notify(struct task_struct *p, int code)
  * candidates, O(1) when the most important task is conventional.
  * Candidates the schedule cannot take are notified.
  */
-static struct smart_entity *smart_decide(struct rq *rq)
+struct smart_entity *smart_decide(struct rq *rq)
 {
 	struct smart_rq *srq = &rq->smart;
 	unsigned int i;
@@ -230,9 +234,11 @@ static void update_curr_smart(struct rq *rq)
 	if (delta <= 0 || se->state != SMART_SE_RUNNABLE)
 		return;
 
-	if (smart_charge(smart_q(rq), se, rq_clock(rq), delta, &p) &&
-	    smart_next(rq) != curr)
-		resched_curr(rq);
+	if (smart_charge(smart_q(rq), se, rq_clock(rq), delta, &p)) {
+		trace_smart_quantum(curr);
+		if (smart_next(rq) != curr)
+			resched_curr(rq);
+	}
 	/* Time the head of the working schedule did not get: slack shrank. */
 	if (rq->smart.ws.nr && rq->smart.ws.se[0] != se)
 		smart_q(rq)->changed = true;
@@ -299,26 +305,30 @@ static void smart_tc_watch(struct task_struct *p)
  * @rq:		the task's rq, locked, clock updated
  * @p:		the task (its CPU time so far charged)
  * @now:	CLOCK_MONOTONIC time
- * @expired:	the deadline passed while it was active
+ * @why:	SMART_TC_END, _REPLACED, _EXPIRED (the deadline passed while it
+ *		was active), _EXIT or _LEFT (trace/events/smart.h)
  *
  * Counts it met or missed, notifies an expiry, and makes @p a
  * conventional task again.
  *
  * Return: the CPU time used under the constraint.
  */
-u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, bool expired)
+u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why)
 {
 	struct sched_smart_entity *sse = &p->smart;
 	struct smart_entity *se = &sse->core;
 	struct smart_params sp = smart_params_now();
+	bool met = why != SMART_TC_EXPIRED &&
+		   (s64)(now - se->tc.deadline) <= 0;
 	u64 used;
 
-	if (!expired && (s64)(now - se->tc.deadline) <= 0)
+	if (met)
 		sse->constraints_met++;
 	else
 		sse->constraints_missed++;
-	if (expired)
+	if (why == SMART_TC_EXPIRED)
 		smart_notify(p, SMART_NOTIFY_EXPIRED);
+	trace_smart_constraint_end(p, se->tc.used, met, why);
 	used = smart_tc_end(se->queue, se, &sp);
 	sse->tc_flags = 0;
 	smart_tc_disarm(p);
@@ -374,7 +384,7 @@ static enum hrtimer_restart smart_tc_timer_fn(struct hrtimer *timer)
 	if (!tc->deadline) {
 		/* Ended while this callback waited. */
 	} else if ((s64)(now - tc->deadline) >= 0) {
-		smart_tc_finish(rq, p, now, true);
+		smart_tc_finish(rq, p, now, SMART_TC_EXPIRED);
 	} else {
 		next = tc->deadline;
 		left = smart_tc_left(tc);
@@ -457,7 +467,7 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 		smart_sleep(q, se, rq_clock(rq), &sp);
 	} else {
 		if (READ_ONCE(p->__state) == TASK_DEAD && se->tc.deadline)
-			smart_tc_finish(rq, p, ktime_get_ns(), false);
+			smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_EXIT);
 		smart_leave(q, se);
 	}
 
@@ -489,13 +499,33 @@ static void wakeup_preempt_smart(struct rq *rq, struct task_struct *p, int flags
 	smart_preempt_check(rq);
 }
 
+/* Which step of §3.2 chose @p (for the smart_pick tracepoint). */
+static int smart_pick_reason(struct rq *rq, struct task_struct *p)
+{
+	struct smart_entity *se = smart_se(p);
+
+	if (p == rq->smart.rescue_next)
+		return SMART_PICK_RESCUE;
+	if (!smart_is_rt(se))
+		return SMART_PICK_CONVENTIONAL;
+	if (rq->smart.ws.nr && rq->smart.ws.se[0] == se)
+		return SMART_PICK_SCHEDULE;
+	return SMART_PICK_FALLBACK;
+}
+
 static struct task_struct *pick_task_smart(struct rq *rq)
 {
+	struct task_struct *p;
+
 	if (!smart_q(rq)->nr_runnable)
 		return NULL;
 
 	update_curr_smart(rq);
-	return smart_next(rq);
+	p = smart_next(rq);
+	if (p && trace_smart_pick_enabled())
+		trace_smart_pick(cpu_of(rq), p, smart_pick_reason(rq, p),
+				 rq->smart.ws.nr);
+	return p;
 }
 
 static void put_prev_task_smart(struct rq *rq, struct task_struct *p,
@@ -568,7 +598,7 @@ static void switched_from_smart(struct rq *rq, struct task_struct *p)
 	smart_wait_end(p);
 	/* Leaving SMART (not a priority-inheritance boost) ends a constraint. */
 	if (se->tc.deadline && !task_should_smart(p->policy))
-		smart_tc_finish(rq, p, ktime_get_ns(), false);
+		smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_LEFT);
 }
 
 /* A waiting task whose class or priority changed may now outrank curr. */

@@ -122,9 +122,17 @@ static inline u32 smart_share_of_weight(unsigned long weight)
 void init_smart_rq(struct rq *rq);
 void sched_smart_fork(struct task_struct *p);
 
+struct seq_file;
+#ifdef CONFIG_SCHED_DEBUG
+void smart_proc_show_task(struct task_struct *p, struct seq_file *m);
+#else
+static inline void smart_proc_show_task(struct task_struct *p,
+					struct seq_file *m) { }
+#endif
+
 /* Time constraints (class.c), called with the task's rq locked. */
-u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now,
-		    bool expired);
+u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why);
+struct smart_entity *smart_decide(struct rq *rq);
 void smart_tc_install(struct rq *rq, struct task_struct *p,
 		      const struct smart_constraint *c, const struct smart_tc *tc);
 
@@ -141,6 +149,9 @@ static inline bool smart_setscheduler_needs_priv(struct task_struct *p,
 }
 static inline void init_smart_rq(struct rq *rq) { }
 static inline void sched_smart_fork(struct task_struct *p) { }
+struct seq_file;
+static inline void smart_proc_show_task(struct task_struct *p,
+					struct seq_file *m) { }
 
 #endif /* CONFIG_SCHED_SMART */
 

@@ -16,6 +16,7 @@
 #include <uapi/linux/sched/types.h>
 #include <linux/mmu_context.h>
 #include "../sched.h"
+#include <trace/events/smart.h>
 
 /*
  * Copy in a size-versioned struct whose first field is its __u32 size.
@@ -361,9 +362,10 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
 					 ktime_get_ns(), &rq->smart.scratch);
 	c.status = c.available >= c.estimate ? SMART_STATUS_FEASIBLE :
 					       SMART_STATUS_INFEASIBLE;
+	trace_smart_constraint_begin(p, &c);
 	if (!(c.flags & SMART_CONSTRAINT_QUERY)) {
 		if (p->smart.core.tc.deadline)
-			smart_tc_finish(rq, p, ktime_get_ns(), false);
+			smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_REPLACED);
 		smart_tc_install(rq, p, &c, &tc);
 	}
 	task_rq_unlock(rq, p, &rf);
@@ -409,7 +411,7 @@ SYSCALL_DEFINE2(smart_constraint_end, struct smart_constraint __user *, uc,
 		c.available = 0;
 		c.status = (s64)(now - c.deadline) <= 0 ? SMART_STATUS_MET :
 							  SMART_STATUS_MISSED;
-		c.used = smart_tc_finish(rq, p, now, false);
+		c.used = smart_tc_finish(rq, p, now, SMART_TC_END);
 	}
 	task_rq_unlock(rq, p, &rf);
 

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCHED_SMART state views (CONFIG_SCHED_DEBUG):
+ *
+ * - the SMART fields of /proc/<pid>/sched (smart_proc_show_task());
+ * - /sys/kernel/debug/sched/smart/queues: every CPU's queues, one record
+ *   per line, which `smartctl top` reads:
+ *
+ *	version 1
+ *	now <CLOCK_MONOTONIC ns>
+ *	cpu <n> curr <pid> nr_runnable <n> nr_queued <n>
+ *	level <prio> vtime <virtual ns> shares <sum> nr <n>
+ *	task <pid> state <R|Q|S> prio <p> share <S> bvft <v> lag <ns>
+ *	     bias <ns> quantum <ns> exec <ns> deadline <ns> estimate <ns>
+ *	     used <ns> comm <comm>			(one line)
+ *	ws <pid> deadline <ns> left <ns>
+ *
+ *   Records after a cpu line belong to that CPU.  Levels are listed when
+ *   not empty; tasks in value order (R running, Q waiting), then those
+ *   asleep on the queue (S, sleep credit); ws is the working schedule of
+ *   the §3.2 decision, in deadline order.  comm is last and runs to the
+ *   end of the line.  Each CPU is printed under its rq lock, so its
+ *   records are one consistent snapshot.
+ */
+#include <linux/debugfs.h>
+#include <linux/mmu_context.h>
+#include <linux/sched/smart.h>
+#include <linux/seq_file.h>
+#include "../sched.h"
+
+static inline struct task_struct *smart_debug_task(struct smart_entity *se)
+{
+	return container_of(se, struct task_struct, smart.core);
+}
+
+static void smart_show_entity(struct seq_file *m, struct rq *rq,
+			      struct smart_entity *se)
+{
+	struct task_struct *p = smart_debug_task(se);
+	char state = se->state == SMART_SE_SLEEPING ? 'S' :
+		     rq->donor == p ? 'R' : 'Q';
+
+	seq_printf(m, "task %d state %c prio %d share %u bvft %llu lag %lld bias %llu quantum %llu exec %llu deadline %llu estimate %llu used %llu comm %s\n",
+		   task_pid_nr(p), state, se->prio, se->share, se->bvft,
+		   smart_lag_ns(se), se->bias, se->quantum, se->exec,
+		   se->tc.deadline, se->tc.estimate, se->tc.used, p->comm);
+}
+
+static void smart_show_cpu(struct seq_file *m, int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	struct smart_queue *q = &rq->smart.q;
+	struct smart_entity *se;
+	struct rb_node *n;
+	struct rq_flags rf;
+	unsigned int i;
+
+	rq_lock_irqsave(rq, &rf);
+	update_rq_clock(rq);
+	rq->donor->sched_class->update_curr(rq);
+
+	seq_printf(m, "cpu %d curr %d nr_runnable %u nr_queued %u\n", cpu,
+		   rq->donor->sched_class == &smart_sched_class ?
+		   task_pid_nr(rq->donor) : 0, q->nr_runnable, q->nr_queued);
+	for (i = 0; i < SMART_NR_PRIO; i++) {
+		const struct smart_level *l = &q->level[i];
+
+		if (l->nr)
+			seq_printf(m, "level %d vtime %llu shares %llu nr %u\n",
+				   (int)i + SMART_PRIO_MIN, l->vtime, l->shares,
+				   l->nr);
+	}
+	for (n = rb_first_cached(&q->tree); n; n = rb_next(n))
+		smart_show_entity(m, rq, rb_entry(n, struct smart_entity, node));
+	list_for_each_entry(se, &q->sleepers, sleep_node)
+		smart_show_entity(m, rq, se);
+
+	if (q->nr_runnable)
+		smart_decide(rq);
+	for (i = 0; q->nr_runnable && i < rq->smart.ws.nr; i++) {
+		se = rq->smart.ws.se[i];
+		seq_printf(m, "ws %d deadline %llu left %llu\n",
+			   task_pid_nr(smart_debug_task(se)), se->tc.deadline,
+			   smart_tc_left(&se->tc));
+	}
+	rq_unlock_irqrestore(rq, &rf);
+}
+
+static int smart_queues_show(struct seq_file *m, void *v)
+{
+	int cpu;
+
+	seq_puts(m, "version 1\n");
+	seq_printf(m, "now %llu\n", ktime_get_ns());
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		smart_show_cpu(m, cpu);
+	cpus_read_unlock();
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smart_queues);
+
+static __init int smart_debug_init(void)
+{
+	struct dentry *sched = debugfs_lookup("sched", NULL);
+	struct dentry *dir = debugfs_create_dir("smart", sched);
+
+	debugfs_create_file("queues", 0444, dir, NULL, &smart_queues_fops);
+	dput(sched);
+	return 0;
+}
+late_initcall_sync(smart_debug_init);
+
+#define SMART_P(name, val) \
+	seq_printf(m, "%-45s:%21lld\n", "smart." name, (long long)(val))
+
+/**
+ * smart_proc_show_task() - the SMART lines of /proc/<pid>/sched
+ * @p:	the task
+ * @m:	the seq_file of proc_sched_show_task()
+ */
+void smart_proc_show_task(struct task_struct *p, struct seq_file *m)
+{
+	struct sched_smart_entity *sse = &p->smart;
+	struct smart_entity *se = &sse->core;
+	struct rq_flags rf;
+	struct rq *rq;
+
+	rq = task_rq_lock(p, &rf);
+	update_rq_clock(rq);
+	rq->donor->sched_class->update_curr(rq);
+	SMART_P("prio", se->prio);
+	SMART_P("share", se->share);
+	SMART_P("state", se->state);
+	SMART_P("bvft", se->bvft);
+	SMART_P("lag_ns", smart_lag_ns(se));
+	SMART_P("bias", se->bias);
+	SMART_P("quantum", se->quantum);
+	SMART_P("exec", se->exec);
+	SMART_P("deadline", se->tc.deadline);
+	SMART_P("estimate", se->tc.estimate);
+	SMART_P("used", se->tc.used);
+	SMART_P("notify_signal", sse->notify_signal);
+	SMART_P("constraints_met", sse->constraints_met);
+	SMART_P("constraints_missed", sse->constraints_missed);
+	SMART_P("notifications", sse->notifications);
+	task_rq_unlock(rq, p, &rf);
+}
