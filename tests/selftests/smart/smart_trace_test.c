@@ -14,7 +14,11 @@
  *      (missed, why=expired);
  *   4. the hog completes quanta: smart_quantum with its pid.
  *
- * SKIPs without SMART or without trace-cmd.
+ * And the state views: /proc/<pid>/sched shows a hog's SMART priority and
+ * share; /sys/kernel/debug/sched/smart/queues lists it on its CPU with
+ * them, as running or waiting.
+ *
+ * SKIPs without SMART, trace-cmd or debugfs.
  */
 #include <sys/stat.h>
 #include "kselftest_harness.h"
@@ -89,7 +93,7 @@ static int stop_recorder(pid_t pid)
 struct expect {
 	const char *what;	/* the test's name for it */
 	const char *event;	/* "smart_pick:" */
-	char need[4][64];	/* fields that must all be on the line */
+	char need[4][96];	/* fields that must all be on the line */
 	bool lead_positive;	/* smart_notify: lead_ns > 0 */
 	int seen;
 	char line[320];
@@ -207,23 +211,23 @@ TEST(smart_events)
 		TH_LOG("trace-cmd record: exit status %d (negative: killed by that signal)", r);
 	}
 
-	snprintf(ex[0].need[0], 64, "pid=%d ", tid);
-	snprintf(ex[0].need[1], 64, "deadline=%lld ", d1);
-	snprintf(ex[0].need[2], 64, "estimate=5000000 ");
-	snprintf(ex[0].need[3], 64, "status=feasible flags=notify cookie=%#llx", COOKIE_A);
-	snprintf(ex[1].need[0], 64, "pid=%d ", tid);
-	snprintf(ex[1].need[1], 64, "reason=schedule deadline=%lld ", d1);
-	snprintf(ex[2].need[0], 64, "pid=%d ", tid);
-	snprintf(ex[2].need[1], 64, "deadline=%lld ", d1);
-	snprintf(ex[2].need[2], 64, "status=met why=end");
-	snprintf(ex[3].need[0], 64, "pid=%d ", tid);
-	snprintf(ex[3].need[1], 64, "code=infeasible cookie=%#llx deadline=%lld ", COOKIE_B, d2);
+	snprintf(ex[0].need[0], 96, "pid=%d ", tid);
+	snprintf(ex[0].need[1], 96, "deadline=%lld ", d1);
+	snprintf(ex[0].need[2], 96, "estimate=5000000 ");
+	snprintf(ex[0].need[3], 96, "status=feasible flags=notify cookie=%#llx", COOKIE_A);
+	snprintf(ex[1].need[0], 96, "pid=%d ", tid);
+	snprintf(ex[1].need[1], 96, "reason=schedule deadline=%lld ", d1);
+	snprintf(ex[2].need[0], 96, "pid=%d ", tid);
+	snprintf(ex[2].need[1], 96, "deadline=%lld ", d1);
+	snprintf(ex[2].need[2], 96, "status=met why=end");
+	snprintf(ex[3].need[0], 96, "pid=%d ", tid);
+	snprintf(ex[3].need[1], 96, "code=infeasible cookie=%#llx deadline=%lld ", COOKIE_B, d2);
 	ex[3].lead_positive = true;
-	snprintf(ex[4].need[0], 64, "pid=%d ", tid);
-	snprintf(ex[4].need[1], 64, "status=infeasible flags=notify cookie=%#llx", COOKIE_B);
-	snprintf(ex[5].need[0], 64, "pid=%d ", tid);
-	snprintf(ex[5].need[1], 64, "status=missed why=expired");
-	snprintf(ex[6].need[0], 64, "pid=%d ", hog);
+	snprintf(ex[4].need[0], 96, "pid=%d ", tid);
+	snprintf(ex[4].need[1], 96, "status=infeasible flags=notify cookie=%#llx", COOKIE_B);
+	snprintf(ex[5].need[0], 96, "pid=%d ", tid);
+	snprintf(ex[5].need[1], 96, "status=missed why=expired");
+	snprintf(ex[6].need[0], 96, "pid=%d ", hog);
 
 	f = popen("trace-cmd report -i " TRACE_DAT " 2>/dev/null", "r");
 	ASSERT_NE(NULL, f);
@@ -244,6 +248,91 @@ TEST(smart_events)
 		}
 	}
 	unlink(TRACE_DAT);
+}
+
+/* a SMART hog on CPU 0 at priority 3, share 777 */
+static void hog777_body(void *arg)
+{
+	struct smart_attr a = { .size = sizeof(a),
+				.mask = SMART_ATTR_PRIORITY | SMART_ATTR_SHARE,
+				.priority = 3, .share = 777 };
+
+	(void)arg;
+	if (smart_setattr(0, &a, 0))
+		_exit(5);
+	hog_spin_forever(NULL);
+}
+
+/* the value of "smart.<name>" in /proc/<pid>/sched, or LLONG_MIN */
+static long long proc_sched_field(pid_t pid, const char *name)
+{
+	char path[64], line[256], key[64];
+	long long v = LLONG_MIN;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	snprintf(key, sizeof(key), "smart.%s ", name);
+	f = fopen(path, "r");
+	if (!f)
+		return v;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, key, strlen(key)) && colon)
+			v = atoll(colon + 1);
+	}
+	fclose(f);
+	return v;
+}
+
+TEST(proc_sched_and_queues)
+{
+	char want[96], line[512];
+	bool on_cpu0 = false, listed = false;
+	struct hog_set h;
+	int cpu = -1;
+	pid_t hog;
+	FILE *f;
+
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	hogs_init(&h);
+	hog = hog_spawn(&h, 1, hog777_body, NULL);
+	ASSERT_GT(hog, 0);
+	hogs_go(&h);
+	sleep_ns(200 * MS);
+
+	EXPECT_EQ(3, proc_sched_field(hog, "prio"));
+	EXPECT_EQ(777, proc_sched_field(hog, "share"));
+	EXPECT_EQ(0, proc_sched_field(hog, "deadline"));
+
+	f = fopen("/sys/kernel/debug/sched/smart/queues", "r");
+	if (!f) {
+		hogs_kill(&h);
+		SKIP(return, "no /sys/kernel/debug/sched/smart/queues: %s", strerror(errno));
+	}
+	snprintf(want, sizeof(want), "task %d state ", hog);
+	ASSERT_NE(NULL, fgets(line, sizeof(line), f));
+	EXPECT_STREQ("version 1\n", line);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "cpu %d", &cpu) == 1)
+			continue;
+		if (strncmp(line, want, strlen(want)))
+			continue;
+		listed = true;
+		on_cpu0 = cpu == 0;
+		TH_LOG("queues, cpu %d: %.200s", cpu, line);
+		EXPECT_NE(NULL, strstr(line, " prio 3 share 777 "));
+		EXPECT_TRUE(line[strlen(want)] == 'R' || line[strlen(want)] == 'Q');
+	}
+	fclose(f);
+	hogs_kill(&h);
+	EXPECT_TRUE(listed) {
+		TH_LOG("hog %d not in the queues file", hog);
+	}
+	EXPECT_TRUE(on_cpu0) {
+		TH_LOG("hog %d pinned to CPU 0 listed under cpu %d", hog, cpu);
+	}
 }
 
 TEST_HARNESS_MAIN
