@@ -9,7 +9,7 @@ S      := $(CURDIR)/scripts
 export SMART_CONFIG := $(CONFIG)
 
 .PHONY: help deps kernel headers initramfs host-test selftests demo test run \
-	patches check-patches clean distclean
+	trace trace-shot patches check-patches clean distclean
 
 help:
 	@echo "make deps                 install missing Debian packages (apt)"
@@ -20,6 +20,8 @@ help:
 	@echo "make demo                 build the share demo (build/demo/smart-demo)"
 	@echo "make test                 everything; last line 'N passed, N failed'"
 	@echo "make run                  boot in QEMU: shell on a terminal, else the demo"
+	@echo "make trace                record the media demo with trace-cmd: build/trace/trace.dat"
+	@echo "make trace-shot           KernelShark screenshot of it under Xvfb (build/trace/kernelshark.png)"
 	@echo "make patches              git format-patch series in build/patches-out"
 	@echo "make clean | distclean    remove objects | all of build/"
 	@echo "scripts/vm-run --help     run a command in the guest"
@@ -54,6 +56,7 @@ selftests: headers
 demo: headers
 	@mkdir -p $(BUILD)/demo
 	gcc -static -O2 -Wall -Wextra -I include/uapi -isystem $(HDRS) -o $(BUILD)/demo/smart-demo scripts/demo.c
+	gcc -static -O2 -Wall -Wextra -pthread -I include/uapi -isystem $(HDRS) -o $(BUILD)/demo/smart-media scripts/media-demo.c
 
 test: deps
 	@$(S)/test-all
@@ -76,3 +79,14 @@ clean:
 distclean:
 	chmod -R u+w $(BUILD) 2>/dev/null || true
 	rm -rf $(BUILD)
+
+# trace-cmd in the guest records the media demo (audio, video, batch on one CPU)
+trace: deps kernel demo initramfs
+	@mkdir -p $(BUILD)/trace
+	$(S)/vm-run --cpus 2 --timeout 300 --log $(BUILD)/logs/trace.log -- sh scripts/trace-demo.sh build/trace/trace.dat
+	@echo "trace: $(BUILD)/trace/trace.dat (open it with: kernelshark $(BUILD)/trace/trace.dat)"
+
+# KernelShark (Debian's) opens that trace under Xvfb; a screenshot of its window
+trace-shot:
+	@$(S)/deps --shot
+	$(S)/kernelshark-shot $(BUILD)/trace/trace.dat $(BUILD)/trace/kernelshark.png
