@@ -8,8 +8,8 @@ HDRS    = $(BUILD)/obj-test/usr/include
 S      := $(CURDIR)/scripts
 export SMART_CONFIG := $(CONFIG)
 
-.PHONY: help deps kernel headers initramfs host-test selftests demo test run \
-	trace trace-shot patches check-patches clean distclean
+.PHONY: help deps kernel headers initramfs host-test selftests demo tools tools-test \
+	test run trace trace-shot patches check-patches clean distclean
 
 help:
 	@echo "make deps                 install missing Debian packages (apt)"
@@ -18,6 +18,8 @@ help:
 	@echo "make host-test            host unit tests (tests/host)"
 	@echo "make selftests            build tests/selftests/smart into build/selftests"
 	@echo "make demo                 build the share demo (build/demo/smart-demo)"
+	@echo "make tools                libsmart + static smartctl in build/tools (make -C tools install)"
+	@echo "make tools-test           host tests of libsmart and smartctl (TAP)"
 	@echo "make test                 everything; last line 'N passed, N failed'"
 	@echo "make run                  boot in QEMU: shell on a terminal, else the demo"
 	@echo "make trace                record the media demo with trace-cmd: build/trace/trace.dat"
@@ -57,6 +59,13 @@ demo: headers
 	@mkdir -p $(BUILD)/demo
 	gcc -static -O2 -Wall -Wextra -I include/uapi -isystem $(HDRS) -o $(BUILD)/demo/smart-demo scripts/demo.c
 	gcc -static -O2 -Wall -Wextra -pthread -I include/uapi -isystem $(HDRS) -o $(BUILD)/demo/smart-media scripts/media-demo.c
+
+# libsmart and smartctl (static, for the guest too) in build/tools
+tools:
+	@$(MAKE) --no-print-directory -C tools O=$(BUILD)/tools
+
+tools-test:
+	@$(MAKE) --no-print-directory -C tools O=$(BUILD)/tools check
 
 test: deps
 	@$(S)/test-all
