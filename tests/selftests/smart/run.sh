@@ -10,7 +10,10 @@
 #                      missing and a compiler is available
 #   -t STRESS_SECONDS  duration of smart_stress_test and of smart_rt_test's
 #                      stress test (default 30; also SMART_STRESS_SECONDS)
-#   TEST ...           run only these binaries (e.g. smart_api_test)
+#   TEST ...           run only these binaries (e.g. smart_api_test) or
+#                      scripts of this directory (smartctl_test.sh, run with
+#                      sh; it uses $SMARTCTL and $JSON_CHECK, default
+#                      <repo>/build/tools/, built by make tools)
 #
 # Every binary's TAP output is passed through indented as "# " lines (as the
 # kselftest runner does), followed by one "ok"/"not ok" line per binary and a
@@ -19,17 +22,21 @@
 # Exit status: 0 if nothing failed, 1 if anything failed, 2 on usage errors.
 
 ALL_TESTS="smart_api_test smart_sysctl_test smart_sched_test smart_smp_test smart_tc_test smart_rt_test smart_trace_test
-smart_stress_test"
+smartctl_test.sh smart_stress_test"
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 bindir=${SMART_TEST_BIN:-$repo/build/selftests}
+# smartctl_test.sh (a script, run with sh from here) tests these (make tools)
+SMARTCTL=${SMARTCTL:-$repo/build/tools/smartctl}
+JSON_CHECK=${JSON_CHECK:-$repo/build/tools/json_check}
+export SMARTCTL JSON_CHECK
 
 while getopts "b:t:h" opt; do
 	case $opt in
 	b) bindir=$OPTARG ;;
 	t) SMART_STRESS_SECONDS=$OPTARG; export SMART_STRESS_SECONDS ;;
-	h) sed -n '4,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	h) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "usage: $0 [-b BINDIR] [-t STRESS_SECONDS] [TEST ...]" >&2; exit 2 ;;
 	esac
 done
@@ -38,7 +45,10 @@ tests=${*:-$ALL_TESTS}
 
 missing=
 for t in $tests; do
-	[ -x "$bindir/$t" ] || missing="$missing $t"
+	case $t in
+	*.sh) [ -f "$here/$t" ] || { echo "# no such test: $here/$t" >&2; exit 2; } ;;
+	*) [ -x "$bindir/$t" ] || missing="$missing $t" ;;
+	esac
 done
 if [ -n "$missing" ]; then
 	if command -v make >/dev/null 2>&1 && command -v "${CC:-gcc}" >/dev/null 2>&1; then
@@ -71,11 +81,19 @@ echo "# smart selftests: mode $mode, kernel $(uname -r), $(grep -c '^processor' 
 KSFT_TAP_LEVEL=1
 export KSFT_TAP_LEVEL
 
+# a binary from $bindir, a script (*.sh) from here with sh
+run_one() {
+	case $1 in
+	*.sh) sh "$here/$1" ;;
+	*) "$bindir/$1" ;;
+	esac
+}
+
 i=0; bins_failed=0; tpass=0; tfail=0; tskip=0
 for t in $tests; do
 	i=$((i + 1))
 	start=$(date +%s)
-	{ "$bindir/$t" 2>&1; echo $? > "$tmp/rc"; } | tee "$tmp/out" | sed 's/^/# /'
+	{ run_one "$t" 2>&1; echo $? > "$tmp/rc"; } | tee "$tmp/out" | sed 's/^/# /'
 	rc=$(cat "$tmp/rc" 2>/dev/null || echo 99)
 	secs=$(( $(date +%s) - start ))
 	totals=$(grep '^# Totals:' "$tmp/out" | tail -n 1)
