@@ -217,11 +217,17 @@ static bool number(struct js *j)
 
 static bool value(struct js *j, int depth);
 
-static bool path_push(struct js *j, const char *fmt, size_t n, const char *key)
+/* append ".key" (key of length n), or "[n]" if key is NULL */
+static bool path_push(struct js *j, size_t n, const char *key)
 {
-	int w = snprintf(j->path + j->plen, sizeof(j->path) - j->plen, fmt, (int)n, key);
+	size_t room = sizeof(j->path) - j->plen;
+	int w;
 
-	if (w < 0 || (size_t)w >= sizeof(j->path) - j->plen)
+	if (key)
+		w = snprintf(j->path + j->plen, room, ".%.*s", (int)n, key);
+	else
+		w = snprintf(j->path + j->plen, room, "[%zu]", n);
+	if (w < 0 || (size_t)w >= room)
 		return fail(j, "path too long");
 	j->plen += (size_t)w;
 	return true;
@@ -245,7 +251,7 @@ static bool object(struct js *j, int depth)
 		if (!string(j, false))
 			return false;
 		/* the key as written, without quotes (escapes kept) */
-		if (!path_push(j, ".%.*s", j->pos - 1 - kstart, j->s + kstart))
+		if (!path_push(j, j->pos - 1 - kstart, j->s + kstart))
 			return false;
 		ws(j);
 		if (peek(j) != ':')
@@ -278,7 +284,7 @@ static bool array(struct js *j, int depth)
 		return true;
 	}
 	for (;; i++) {
-		if (!path_push(j, "[%d]%s", i, ""))
+		if (!path_push(j, i, NULL))
 			return false;
 		if (!value(j, depth + 1))
 			return false;
