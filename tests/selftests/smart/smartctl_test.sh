@@ -112,6 +112,11 @@ echo "TAP version 13"
 echo "# smartctl: $S"
 
 # --- the binary --------------------------------------------------------------
+if [ ! -x "$S" ] && command -v make >/dev/null 2>&1 &&
+   command -v "${CC:-gcc}" >/dev/null 2>&1; then
+	echo "# building the tools: make -C $repo/tools" >&2
+	make -s -C "$repo/tools" >&2
+fi
 if [ ! -x "$S" ]; then
 	nok "smartctl is built" "$S missing: make tools (or make -C tools)"
 	finish

@@ -17,7 +17,9 @@
  *  - struct smart_estimator: the per-frame CPU-time estimate of the paper's
  *    video player (§6.1): an exponential average of the CPU time of the
  *    previous frames, scaled up by a margin (10% in the paper);
- *  - smart_thread_cpu_ns() and smart_now_ns(): the clocks to measure with.
+ *  - smart_thread_cpu_ns() and smart_now_ns(): the clocks to measure with;
+ *  - smart_available(), smart_mode() and smart_strerror(): feature
+ *    detection and error messages that say which rule refused a call.
  *
  * A frame loop:
  *
