@@ -70,11 +70,6 @@ static inline struct smart_entity *smart_se(struct task_struct *p)
 	return &p->smart.core;
 }
 
-static inline struct task_struct *smart_task_of(struct smart_entity *se)
-{
-	return container_of(se, struct task_struct, smart.core);
-}
-
 static inline struct smart_queue *smart_q(struct rq *rq)
 {
 	return &rq->smart.q;
@@ -244,6 +239,24 @@ static void update_curr_smart(struct rq *rq)
 		smart_q(rq)->changed = true;
 }
 
+/**
+ * smart_lock_charged() - lock a task's rq with the running task charged
+ * @p:	the task
+ * @rf:	for task_rq_unlock()
+ *
+ * The queue virtual time, lags and constraint budgets are then current.
+ *
+ * Return: @p's rq, locked.
+ */
+struct rq *smart_lock_charged(struct task_struct *p, struct rq_flags *rf)
+{
+	struct rq *rq = task_rq_lock(p, rf);
+
+	update_rq_clock(rq);
+	rq->donor->sched_class->update_curr(rq);
+	return rq;
+}
+
 /* Something changed on @rq's queue: preempt if another task should run. */
 static void smart_preempt_check(struct rq *rq)
 {
@@ -332,7 +345,7 @@ u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why)
 	used = smart_tc_end(se->queue, se, &sp);
 	sse->tc_flags = 0;
 	smart_tc_disarm(p);
-	smart_q(rq)->changed = true;
+	/* smart_tc_end() moved @p in the tree, if it is in it: re-decide. */
 	smart_preempt_check(rq);
 	return used;
 }
@@ -356,7 +369,6 @@ void smart_tc_install(struct rq *rq, struct task_struct *p,
 	sse->tc_notified = false;
 	/* @p is current: its latest start time is watched once it stops. */
 	smart_tc_arm(p, tc->deadline);
-	smart_q(rq)->changed = true;
 	smart_preempt_check(rq);
 }
 

@@ -28,15 +28,10 @@
 #include <linux/seq_file.h>
 #include "../sched.h"
 
-static inline struct task_struct *smart_debug_task(struct smart_entity *se)
-{
-	return container_of(se, struct task_struct, smart.core);
-}
-
 static void smart_show_entity(struct seq_file *m, struct rq *rq,
 			      struct smart_entity *se)
 {
-	struct task_struct *p = smart_debug_task(se);
+	struct task_struct *p = smart_task_of(se);
 	char state = se->state == SMART_SE_SLEEPING ? 'S' :
 		     rq->donor == p ? 'R' : 'Q';
 
@@ -80,7 +75,7 @@ static void smart_show_cpu(struct seq_file *m, int cpu)
 	for (i = 0; q->nr_runnable && i < rq->smart.ws.nr; i++) {
 		se = rq->smart.ws.se[i];
 		seq_printf(m, "ws %d deadline %llu left %llu\n",
-			   task_pid_nr(smart_debug_task(se)), se->tc.deadline,
+			   task_pid_nr(smart_task_of(se)), se->tc.deadline,
 			   smart_tc_left(&se->tc));
 	}
 	rq_unlock_irqrestore(rq, &rf);
@@ -126,9 +121,7 @@ void smart_proc_show_task(struct task_struct *p, struct seq_file *m)
 	struct rq_flags rf;
 	struct rq *rq;
 
-	rq = task_rq_lock(p, &rf);
-	update_rq_clock(rq);
-	rq->donor->sched_class->update_curr(rq);
+	rq = smart_lock_charged(p, &rf);
 	SMART_P("prio", se->prio);
 	SMART_P("share", se->share);
 	SMART_P("state", se->state);

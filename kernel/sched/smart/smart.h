@@ -122,6 +122,14 @@ static inline u32 smart_share_of_weight(unsigned long weight)
 void init_smart_rq(struct rq *rq);
 void sched_smart_fork(struct task_struct *p);
 
+static inline struct task_struct *smart_task_of(struct smart_entity *se)
+{
+	return container_of(se, struct task_struct, smart.core);
+}
+
+struct rq_flags;
+struct rq *smart_lock_charged(struct task_struct *p, struct rq_flags *rf);
+
 struct seq_file;
 #ifdef CONFIG_SCHED_DEBUG
 void smart_proc_show_task(struct task_struct *p, struct seq_file *m);

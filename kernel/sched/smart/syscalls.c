@@ -121,19 +121,6 @@ static int smart_enter(struct task_struct *p)
 	return sched_setattr(p, &attr);
 }
 
-/*
- * Lock @p's rq with the CPU time of the running task charged, so that the
- * queue virtual time, lags and constraint budgets are current.
- */
-static struct rq *smart_lock_charged(struct task_struct *p, struct rq_flags *rf)
-{
-	struct rq *rq = task_rq_lock(p, rf);
-
-	update_rq_clock(rq);
-	rq->donor->sched_class->update_curr(rq);
-	return rq;
-}
-
 static void smart_apply(struct task_struct *p, const struct smart_attr *attr)
 {
 	struct sched_smart_entity *sse = &p->smart;
