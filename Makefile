@@ -9,7 +9,7 @@ S      := $(CURDIR)/scripts
 export SMART_CONFIG := $(CONFIG)
 
 .PHONY: help deps kernel headers initramfs host-test selftests demo tools tools-test \
-	test run trace trace-shot patches check-patches clean distclean
+	test run trace trace-shot bench bench-bin patches check-patches clean distclean
 
 help:
 	@echo "make deps                 install missing Debian packages (apt)"
@@ -22,6 +22,8 @@ help:
 	@echo "make tools-test           host tests of libsmart and smartctl (TAP)"
 	@echo "make test                 everything; last line 'N passed, N failed'"
 	@echo "make run                  boot in QEMU: shell on a terminal, else the demo"
+	@echo "make bench [BENCH=quick|full|smoke]  evaluation suite in QEMU: build/bench/latest/report.md"
+	@echo "make bench-bin            build the workloads (build/bench/bin)"
 	@echo "make trace                record the media demo with trace-cmd: build/trace/trace.dat"
 	@echo "make trace-shot           KernelShark screenshot of it under Xvfb (build/trace/kernelshark.png)"
 	@echo "make patches              git format-patch series in build/patches-out"
@@ -82,12 +84,20 @@ check-patches:
 
 clean:
 	rm -rf $(BUILD)/obj-* $(BUILD)/kconfig-* $(BUILD)/selftests $(BUILD)/demo \
-		$(BUILD)/initramfs.cpio $(BUILD)/initramfs.d $(BUILD)/vmrun $(BUILD)/patches-out \
-		$(BUILD)/patchcheck $(BUILD)/tools
+		$(BUILD)/initramfs.cpio $(BUILD)/initramfs.cpio.d $(BUILD)/vmrun $(BUILD)/patches-out \
+		$(BUILD)/patchcheck $(BUILD)/tools $(BUILD)/bench/bin $(BUILD)/initramfs-bench.cpio*
 
 distclean:
 	chmod -R u+w $(BUILD) 2>/dev/null || true
 	rm -rf $(BUILD)
+
+# the evaluation suite: paper workloads and overheads under every label
+BENCH ?= quick
+bench: deps
+	@$(S)/bench --$(BENCH)
+
+bench-bin: tools
+	@$(MAKE) --no-print-directory -C bench
 
 # trace-cmd in the guest records the media demo (audio, video, batch on one CPU)
 trace: deps kernel demo initramfs
