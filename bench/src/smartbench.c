@@ -663,19 +663,20 @@ static void batch_main(struct app *a)
 }
 
 /*
- * srtsim (BeRate §4): a periodic job with MPEG-like variation: frame types
- * follow the GOP IBBPBBPBBPBB with relative costs I 1.8, P 1.1, B 0.8
- * (normalised to a mean of 1) and +-10% noise.  Job k is released at
- * t0 + k * period and must finish by the next release.  Late jobs are not
- * skipped: the next one starts as soon as the late one is done.  The
- * constraints variant wraps each job in a time constraint whose estimate
- * is the per-frame-type exponential average x 1.1 (the paper notes MPEG
- * needs one average per frame type).
+ * srtsim (BeRate §4): a periodic job with MPEG-like variation.  Frame types
+ * follow the GOP IBBPBBPBBPBB; the CPU time of a frame is the mean times
+ * I 1.25, P 1.05 or B 0.95 (a mean of exactly 1 over the GOP: decoding
+ * time varies far less between frame types than frame size does) times
+ * normal noise of 5%.  Job k is released at t0 + k * period and must finish
+ * by the next release.  Late jobs are not skipped: the next one starts as
+ * soon as the late one is done.  The constraints variant wraps each job in
+ * a time constraint whose estimate is the per-frame-type exponential
+ * average x 1.1 (the paper notes MPEG needs one average per frame type).
  */
 static void srt_main(struct app *a)
 {
 	static const char gop[] = "IBBPBBPBBPBB";
-	const double rel[3] = { 1.8 / (11.5 / 12), 1.1 / (11.5 / 12), 0.8 / (11.5 / 12) };
+	const double rel[3] = { 1.25, 1.05, 0.95 };	/* I, P, B */
 	struct smart_estimator est[3];
 	int64_t period = NSEC_PER_SEC / a->fps;
 	double mean = a->util / 100.0 * period;
@@ -689,7 +690,7 @@ static void srt_main(struct app *a)
 	for (long k = 0;; k++) {
 		int64_t release = sh->t0 + k * period, deadline = release + period, c0;
 		int f = gop[k % 12] == 'I' ? 0 : gop[k % 12] == 'P' ? 1 : 2;
-		double cost = mean * rel[f] * rnd_normal(&rs, 1.0, 0.1);
+		double cost = mean * rel[f] * rnd_normal(&rs, 1.0, 0.05);
 		struct smart_constraint c;
 		bool tc = false;
 
