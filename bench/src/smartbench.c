@@ -81,6 +81,8 @@ struct stats {
 	int64_t cpu_ns;		/* CPU time spent in the phase */
 	long units;		/* segments, frames, characters or jobs */
 	long on_time, early, late, dropped, notified;
+	long overran, expired;		/* SMART: used more than the estimate,
+					 * still running at the deadline */
 	long dropouts;		/* audio: times the device ran dry */
 	double dropout_ms;
 	double err_sum, err_sq;	/* display error, ms, of displayed frames */
@@ -395,14 +397,20 @@ static bool tc_begin(struct smart_constraint *c, int64_t deadline, uint64_t esti
 	return false;
 }
 
-static void tc_end(void)
+enum tc_outcome { TC_WITHIN, TC_OVERRAN, TC_EXPIRED };
+
+/* End the constraint: within its estimate, over it, or expired before. */
+static enum tc_outcome tc_end(void)
 {
 	struct smart_constraint c = { .size = sizeof(c) };
 
+	if (smart_constraint_end(&c, 0) == 0)
+		return c.used > c.estimate ? TC_OVERRAN : TC_WITHIN;
 	/* ENOENT: it expired at its deadline, already counted as missed */
-	if (smart_constraint_end(&c, 0) && errno != ENOENT)
+	if (errno != ENOENT)
 		die("%s: smart_constraint_end: %s", me->name,
 		    smart_strerror(SMART_CALL_CONSTRAINT_END, errno));
+	return TC_EXPIRED;
 }
 
 /* ---- the applications -------------------------------------------------------- */
@@ -533,8 +541,9 @@ static void *video_main(void *arg)
 		int64_t ideal, t, start, c0, done;
 		int64_t w = smart_estimator_get(&wall);
 		struct smart_constraint c;
-		struct stats *st;
+		enum tc_outcome out = TC_WITHIN;
 		bool tc = false;
+		struct stats *st;
 
 		base = a->slaved ? sh->play_base : sh->t0 + MS(100);
 		ideal = base + i * period;
@@ -574,12 +583,14 @@ static void *video_main(void *arg)
 		burn(demand(&rs, a), 0);
 		smart_estimator_update(&cpu, cpu_ns() - c0);
 		if (tc) {
-			tc_end();
+			out = tc_end();
 			st->notified += notified_cookie == (uint64_t)i + 1;
 		}
 		done = now_ns();
 		smart_estimator_update(&wall, done - start);
 		record_display(st, done - ideal);
+		st->overran += out == TC_OVERRAN;
+		st->expired += out == TC_EXPIRED;
 	}
 	phase_close();
 	return NULL;
@@ -940,6 +951,8 @@ static void json_app(const struct app *a, int p, double len_ns, double ideal)
 
 		printf(",\"frames\":%ld,\"on_time\":%ld,\"early\":%ld,\"late\":%ld,\"dropped\":%ld,\"notified\":%ld",
 		       st->units, st->on_time, st->early, st->late, st->dropped, st->notified);
+		if (use_constraints)
+			printf(",\"overran\":%ld,\"expired\":%ld", st->overran, st->expired);
 		printf(",\"error_ms\":{\"mean\":%.3f,\"sd\":%.3f}", mean, var > 0 ? sqrt(var) : 0);
 		json_hist("error_hist", "lo_ms", ERR_LO_MS, "bin_ms", ERR_BIN_MS, st->err_hist, ERR_BINS);
 		break;
