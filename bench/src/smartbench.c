@@ -356,7 +356,7 @@ static void apply_policy(struct app *a)
 	} else if (a->nice && setpriority(PRIO_PROCESS, 0, a->nice)) {
 		die("%s: nice %d: %s", a->name, a->nice, strerror(errno));
 	}
-	a->policy = sched_getscheduler(0);
+	a->policy = sched_getscheduler(0) & ~SCHED_RESET_ON_FORK;
 }
 
 /* ---- notifications (SMART) -------------------------------------------------- */
@@ -469,11 +469,13 @@ static void *audio_main(void *arg)
 		if (use_constraints)
 			tc = tc_begin(&c, n ? buf_end : t + seg, smart_estimator_get(&est), 0, 0, n);
 		c0 = cpu_ns();
-		burn(demand(&rs, a), 0);
+		burn(demand(&rs, a), end);
 		smart_estimator_update(&est, cpu_ns() - c0);
 		if (tc)
 			tc_end();
 		done = now_ns();
+		if (done >= end)
+			break;	/* cut short by the end of the run */
 		st = &a->ph[phase_of(done)];
 		st->units++;
 		if (n == 0) {
@@ -581,13 +583,17 @@ static void *video_main(void *arg)
 		}
 		start = now_ns();
 		c0 = cpu_ns();
-		burn(demand(&rs, a), 0);
+		burn(demand(&rs, a), end);
 		smart_estimator_update(&cpu, cpu_ns() - c0);
 		if (tc) {
 			out = tc_end();
 			st->notified += notified_cookie == (uint64_t)i + 1;
 		}
 		done = now_ns();
+		if (done >= end) {
+			st->units--;	/* cut short by the end of the run */
+			break;
+		}
 		smart_estimator_update(&wall, done - start);
 		record_display(st, done - ideal);
 		st->overran += out == TC_OVERRAN;
@@ -712,7 +718,8 @@ static void srt_main(struct app *a)
 		if (use_constraints)
 			tc = tc_begin(&c, deadline, smart_estimator_get(&est[f]), period, 0, k);
 		c0 = cpu_ns();
-		burn(cost > mean / 5 ? cost : mean / 5, 0);
+		/* a job still running at the end is cut short: missed */
+		burn(cost > mean / 5 ? cost : mean / 5, sh->end);
 		smart_estimator_update(&est[f], cpu_ns() - c0);
 		if (tc)
 			tc_end();

@@ -505,10 +505,36 @@ static void yield_task_smart(struct rq *rq)
 	smart_yield(smart_q(rq), se, &sp);
 }
 
+/*
+ * A task woke up on @rq.  Like CFS's wake-up granularity: a woken
+ * conventional task of the running task's priority preempts it only if its
+ * BVFT is earlier by more than resolution_ns of the running task's virtual
+ * time; otherwise the decision waits for the end of the running task's
+ * quantum (its timer is already armed) or for it to block.  Sleepers, whose
+ * BVFT lags, still preempt at once, as do time constraints and higher
+ * priorities.  Without this, every wake-up of a pipe peer preempted the
+ * sender, one switch per message: hackbench ran 2.1 times as long as under
+ * EEVDF, with 8 times the context switches.
+ */
 static void wakeup_preempt_smart(struct rq *rq, struct task_struct *p, int flags)
 {
+	struct task_struct *curr = rq->donor, *next;
+	struct smart_entity *cse = smart_se(curr), *nse;
+	u64 gran;
+
 	update_curr_smart(rq);
-	smart_preempt_check(rq);
+	if (curr->sched_class != &smart_sched_class)
+		return;
+	next = smart_next(rq);
+	if (next == curr)
+		return;
+	nse = next ? smart_se(next) : NULL;
+	gran = smart_scale(READ_ONCE(smart_resolution_ns), cse->inv_share);
+	if (nse && !smart_is_rt(nse) && !smart_is_rt(cse) &&
+	    nse->prio == cse->prio && !rq->smart.rescued &&
+	    (s64)(cse->bvft - nse->bvft) <= (s64)gran)
+		return;
+	resched_curr(rq);
 }
 
 /* Which step of §3.2 chose @p (for the smart_pick tracepoint). */
