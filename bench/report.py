@@ -649,8 +649,12 @@ def section_fig5(res, targets):
             if "priority" in a or "share" in a:
                 item = "%s %s: priority %s, share %s" % (
                     lb, name, a.get("priority", NA), a.get("share", NA))
-                if item not in controls:
-                    controls.append(item)
+            elif "nice" in a:
+                item = "%s %s: nice %s" % (lb, name, a["nice"])
+            else:
+                continue
+            if item not in controls:
+                controls.append(item)
     if controls:
         lines += ["Controls: " + "; ".join(controls) + ".", ""]
 

@@ -948,8 +948,13 @@ static void json_app(const struct app *a, int p, double len_ns, double ideal)
 	double pct = 100.0 * st->cpu_ns / len_ns;
 
 	printf("{\"app\":\"%s\",\"kind\":\"%s\",\"cpu_pct\":%.3f", a->name, kind_names[a->kind], pct);
-	if (sh->nphases > 1 || a->priority || a->share != SMART_SHARE_DEFAULT)
-		printf(",\"priority\":%d,\"share\":%u", a->priority, a->share);
+	/* the controls this label applied */
+	if (label == L_SMART || label == L_NOBIAS) {
+		if (sh->nphases > 1 || a->priority || a->share != SMART_SHARE_DEFAULT)
+			printf(",\"priority\":%d,\"share\":%u", a->priority, a->share);
+	} else if (a->nice && (a->policy == SCHED_OTHER || a->policy == SCHED_BATCH)) {
+		printf(",\"nice\":%d", a->nice);
+	}
 	printf(",\"policy\":%d", a->policy);
 	switch (a->kind) {
 	case K_AUDIO:
@@ -991,8 +996,6 @@ static void json_app(const struct app *a, int p, double len_ns, double ideal)
 		break;
 	}
 	case K_BATCH:
-		if (a->nice)
-			printf(",\"nice\":%d", a->nice);
 		if (ideal >= 0)
 			printf(",\"ideal_pct\":%.3f", ideal);
 		break;
