@@ -19,6 +19,10 @@
 
 typedef int32_t s32;
 
+#ifndef U64_MAX
+#define U64_MAX		((u64)~0ULL)
+#endif
+
 static inline u64 mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
 {
 	return (u64)(((unsigned __int128)a * b) >> shift);

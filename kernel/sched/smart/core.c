@@ -111,11 +111,15 @@ static void smart_tree_del(struct smart_queue *q, struct smart_entity *se)
 	q->changed = true;
 }
 
-/* A new quantum: Q, or for a real-time task what is left of its estimate. */
+/*
+ * A new quantum: Q, or for a real-time task what is left of its estimate,
+ * in chunks of at most SMART_RT_QUANTUM_MAX_NS.
+ */
 static u64 smart_fresh_quantum(const struct smart_entity *se,
 			       const struct smart_params *p)
 {
-	return smart_is_rt(se) ? smart_tc_left(&se->tc) : p->quantum_ns;
+	return smart_is_rt(se) ? smart_rt_quantum(smart_tc_left(&se->tc)) :
+				 p->quantum_ns;
 }
 
 /**
@@ -203,8 +207,11 @@ void smart_join(struct smart_queue *q, struct smart_entity *se,
 
 	if (how == SMART_JOIN_NEW)
 		se->delta = 0;
-	/* A rejoining entity keeps at most sleep_credit_ns of credit. */
-	if (how == SMART_JOIN_WAKE)
+	/*
+	 * A rejoining entity keeps at most sleep_credit_ns of credit; so does
+	 * one whose quantum an attribute change ended (smart_set_params()).
+	 */
+	if (how == SMART_JOIN_WAKE || !se->quantum)
 		se->delta = max_t(s64, se->delta,
 				  -(s64)smart_scale(p->sleep_credit_ns, se->inv_share));
 	if (how != SMART_JOIN_MOVE || !se->quantum) {
@@ -437,7 +444,10 @@ void smart_yield(struct smart_queue *q, struct smart_entity *se,
  * A new priority joins the new level by eq. (3); a new share leaves with
  * the old share (eq. (6) gives delta) and rejoins with the new one by
  * eq. (7) (§3.3 "Reassigned user parameters").  A sleeping entity
- * leaves its queue and will rejoin when it wakes.
+ * leaves its queue and will rejoin when it wakes.  An entity on no queue
+ * (taken off for the change by the scheduler core, as nice(2) does) has
+ * its quantum ended, so that whichever way it joins next it rejoins by
+ * eq. (7) too: fresh quantum, no bias, bounded credit.
  */
 void smart_set_params(struct smart_entity *se, s32 prio, u32 share,
 		      u64 now, const struct smart_params *p)
@@ -454,6 +464,8 @@ void smart_set_params(struct smart_entity *se, s32 prio, u32 share,
 	}
 	if (prio != se->prio)
 		se->delta = 0;
+	if (!q)
+		se->quantum = 0;
 	se->prio = prio;
 	se->share = share;
 	se->inv_share = smart_inv(share);
@@ -495,6 +507,29 @@ static inline u64 smart_sub0(u64 a, u64 b)
 	return a > b ? a - b : 0;
 }
 
+static inline u64 smart_add_sat(u64 a, u64 b)
+{
+	return a + b < a ? U64_MAX : a + b;
+}
+
+/*
+ * Times to a deadline enter the sums of eq. (9) clamped to this horizon
+ * (about 68.7 s, beyond SMART_CONSTRAINT_MAX_AHEAD_NS).  With F <= 1
+ * (2^20) and at most SMART_WS_MAX + 1 (< 2^7) entries, r * sum(F) and
+ * sum(F * r) then stay below 2^63 whatever the inputs, and what is left
+ * of the estimates is added with saturation: no input, not even one the
+ * syscalls refuse, can make a sum wrap and a schedule look feasible.
+ * The syscalls refuse deadlines more than 60 s ahead, so the clamp never
+ * changes a decision about a constraint user space can begin.
+ */
+#define SMART_TC_HORIZON_NS	(1ULL << 36)
+
+/* r = D - t for a deadline after @now, clamped to the horizon */
+static inline u64 smart_tc_ahead(const struct smart_tc *tc, u64 now)
+{
+	return min_t(u64, tc->deadline - now, SMART_TC_HORIZON_NS);
+}
+
 /**
  * smart_tc_demand() - the resource requirement R of a constraint, eq. (8)
  * @tc:	the constraint
@@ -510,8 +545,8 @@ u64 smart_tc_demand(const struct smart_tc *tc, u64 t)
 	u64 r = smart_tc_left(tc);
 
 	if ((s64)(t - tc->deadline) > 0)
-		r += mul_u64_u64_shr(t - tc->deadline, tc->load,
-				     SMART_LOAD_SHIFT);
+		r = smart_add_sat(r, mul_u64_u64_shr(t - tc->deadline, tc->load,
+						     SMART_LOAD_SHIFT));
 	return r;
 }
 
@@ -551,10 +586,9 @@ bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now)
 			break;
 
 	/*
-	 * Walk W + @se in deadline order.  With r = D - t (at most 60 s
-	 * ahead by the API, F <= 1, at most SMART_WS_MAX entries):
-	 * sum F_j (D_i - D_j) = r_i * sum F_j - sum F_j r_j, and every sum
-	 * stays below 2^64.
+	 * Walk W + @se in deadline order, with r = D - t clamped to the
+	 * horizon: sum F_j (D_i - D_j) = r_i * sum F_j - sum F_j r_j, and
+	 * every sum stays below 2^63 (SMART_TC_HORIZON_NS).
 	 */
 	for (i = 0; i < n; i++) {
 		const struct smart_tc *c;
@@ -564,11 +598,11 @@ bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now)
 			c = tc;
 		else
 			c = &ws->se[i < pos ? i : i - 1]->tc;
-		r = c->deadline - now;
-		left += smart_tc_left(c);
+		r = smart_tc_ahead(c, now);
+		left = smart_add_sat(left, smart_tc_left(c));
 		load += c->load;
 		load_at += c->load * r;
-		need = left + ((r * load - load_at) >> SMART_LOAD_SHIFT);
+		need = smart_add_sat(left, (r * load - load_at) >> SMART_LOAD_SHIFT);
 		if (need > r)
 			return false;
 	}
@@ -599,7 +633,13 @@ bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now)
  * 4. If none can be placed, run the most important candidate anyway:
  *    the scheduler is work conserving.
  *
- * Cost: O(N_R) to walk the candidates plus O(N_R^2) for the schedule.
+ * Only the SMART_WS_MAX most important candidates are looked at: this
+ * runs under the rq lock with interrupts off, and a user may create
+ * thousands of constrained threads.  Candidates beyond them are neither
+ * scheduled nor rejected here; their latest-start timers still notify
+ * them.
+ *
+ * Cost: O(min(N_R, SMART_WS_MAX)^2), whatever N_R.
  *
  * Return: the entity to run, or NULL if none is runnable.
  */
@@ -608,6 +648,7 @@ struct smart_entity *smart_pick_tc(struct smart_queue *q, u64 now,
 {
 	struct rb_node *n = rb_first_cached(&q->tree);
 	struct smart_entity *first;
+	unsigned int seen = 0;
 
 	ws->nr = 0;
 	if (rejected)
@@ -618,7 +659,7 @@ struct smart_entity *smart_pick_tc(struct smart_queue *q, u64 now,
 	if (!smart_is_rt(first))
 		return first;					/* step 1 */
 
-	for (; n; n = rb_next(n)) {				/* steps 2, 3 */
+	for (; n && seen < SMART_WS_MAX; n = rb_next(n), seen++) { /* 2, 3 */
 		struct smart_entity *se = rb_entry(n, struct smart_entity, node);
 
 		if (!smart_is_rt(se))
@@ -652,18 +693,25 @@ struct smart_entity *smart_pick_tc(struct smart_queue *q, u64 now,
  *   proportional share of the time to the deadline as well.
  *
  * The prediction assumes the queue stays as it is; it is the input to
- * SMART_STATUS_FEASIBLE / INFEASIBLE of smart_constraint_begin().
+ * SMART_STATUS_FEASIBLE / INFEASIBLE of smart_constraint_begin().  Like
+ * smart_pick_tc() it looks at no more than SMART_WS_MAX more important
+ * real-time tasks; behind more than that, nothing is predicted available.
+ *
+ * Overflow: the syscall bounds @tc's deadline, estimate and period to
+ * SMART_CONSTRAINT_MAX_AHEAD_NS, so with F <= 1 and at most SMART_WS_MAX
+ * entries every sum below stays under 2^63 (see smart_ws_insert()).
  *
  * Return: CPU time (ns) predicted to be available before the deadline.
  */
 u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 		       const struct smart_tc *tc, u64 now, struct smart_ws *ws)
 {
-	u64 t = tc->deadline - now, left = 0, load = 0, load_at = 0, avail = t;
+	u64 t = smart_tc_ahead(tc, now), left = 0, load = 0, load_at = 0;
+	u64 avail = t;
 	struct smart_entity me = *se;
 	bool candidate = true, before = false;
+	unsigned int i, seen = 0;
 	struct rb_node *n;
-	unsigned int i;
 
 	if ((s64)(tc->deadline - now) <= 0)
 		return 0;
@@ -672,7 +720,7 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 	me.tc.used = 0;
 	me.bias = 0;
 	me.exec = 0;
-	me.quantum = tc->estimate;
+	me.quantum = smart_rt_quantum(tc->estimate);
 	/* Off this queue it would join at its virtual time, eq. (3). */
 	if (se->queue == q)
 		smart_set_bvft(&me, smart_vtime(se));
@@ -692,6 +740,8 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 			candidate = false;
 			break;
 		}
+		if (++seen > SMART_WS_MAX)
+			return 0;
 		smart_ws_insert(ws, o, now);
 	}
 
@@ -704,22 +754,23 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 	 */
 	for (i = 0; i <= ws->nr; i++) {
 		const struct smart_tc *c = i < ws->nr ? &ws->se[i]->tc : NULL;
-		u64 r = c ? c->deadline - now : 0, need;
+		u64 r = c ? smart_tc_ahead(c, now) : 0, need;
 
 		if (!before && (!c || r > t)) {
-			need = left + ((t * load - load_at) >> SMART_LOAD_SHIFT);
+			need = smart_add_sat(left, (t * load - load_at) >>
+						   SMART_LOAD_SHIFT);
 			avail = min(avail, smart_sub0(t, need));
 			before = true;
 		}
 		if (!c)
 			break;
-		left += smart_tc_left(c);
+		left = smart_add_sat(left, smart_tc_left(c));
 		load += c->load;
 		load_at += c->load * r;
 		if (r <= t)
 			continue;
-		need = left + ((r * load - load_at) >> SMART_LOAD_SHIFT) +
-		       mul_u64_u64_shr(r - t, tc->load, SMART_LOAD_SHIFT);
+		need = smart_add_sat(left, ((r * load - load_at) >> SMART_LOAD_SHIFT) +
+				     mul_u64_u64_shr(r - t, tc->load, SMART_LOAD_SHIFT));
 		avail = min(avail, smart_sub0(r, need));
 	}
 
@@ -756,8 +807,9 @@ static void smart_requantum(struct smart_queue *q, struct smart_entity *se,
  * @tc:		deadline, estimate and periodic load; @tc->used is ignored
  *
  * It becomes a real-time task (§3.3): no bias, and its quantum is the
- * estimate, so beta = v + estimate / S.  Its virtual time is kept: a
- * constraint neither earns nor costs proportional share.
+ * estimate, so beta = v + estimate / S (eq. (3), the estimate capped by
+ * smart_rt_quantum()).  Its virtual time is kept: a constraint neither
+ * earns nor costs proportional share.
  */
 void smart_tc_begin(struct smart_queue *q, struct smart_entity *se,
 		    const struct smart_tc *tc)
@@ -765,7 +817,7 @@ void smart_tc_begin(struct smart_queue *q, struct smart_entity *se,
 	se->tc = *tc;
 	se->tc.used = 0;
 	if (q)
-		smart_requantum(q, se, tc->estimate);
+		smart_requantum(q, se, smart_rt_quantum(tc->estimate));
 }
 
 /**

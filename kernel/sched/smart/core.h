@@ -83,8 +83,20 @@ struct smart_queue {
 #define SMART_LOAD_SHIFT	20
 #define SMART_LOAD_ONE		(1ULL << SMART_LOAD_SHIFT)
 
-/* Most entries a working schedule holds (bounds its sums, see core.c). */
+/*
+ * Most entries a working schedule holds (bounds its sums, see core.c),
+ * and most real-time candidates a decision or a prediction looks at:
+ * the walk under the rq lock is O(SMART_WS_MAX) whatever the number of
+ * constrained tasks on the CPU.
+ */
 #define SMART_WS_MAX		64
+
+/*
+ * A real-time task's quantum enters its BVFT in chunks of at most this
+ * much CPU time, whatever its estimate (a departure from eq. (3), see
+ * smart_rt_quantum()).  Every estimate a media frame needs is below it.
+ */
+#define SMART_RT_QUANTUM_MAX_NS	(100ULL * 1000 * 1000)
 
 /**
  * struct smart_ws - a working schedule (§3.4): entities in deadline order
@@ -171,6 +183,25 @@ static inline bool smart_is_rt(const struct smart_entity *se)
 static inline u64 smart_tc_left(const struct smart_tc *tc)
 {
 	return tc->used < tc->estimate ? tc->estimate - tc->used : 0;
+}
+
+/**
+ * smart_rt_quantum() - the quantum of a real-time task, eq. (3) bounded
+ * @left:	what is left of its estimate (ns)
+ *
+ * Eq. (3) makes the whole estimate the quantum, so the BVFT of a task
+ * that begins a constraint sits estimate / S ahead of its virtual time:
+ * with a 30 s estimate it waits until every peer has run 30 s more, and
+ * once picked it keeps the CPU for 30 s.  Capping the quantum bounds
+ * both: the value tuple advances in chunks of at most
+ * SMART_RT_QUANTUM_MAX_NS, while the working schedule still uses the
+ * whole of @left (smart_tc_left()).  Ordinary estimates are unchanged.
+ *
+ * Return: min(@left, SMART_RT_QUANTUM_MAX_NS).
+ */
+static inline u64 smart_rt_quantum(u64 left)
+{
+	return min_t(u64, left, SMART_RT_QUANTUM_MAX_NS);
 }
 
 /* The remaining part of the current quantum, in ns. */
