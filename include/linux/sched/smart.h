@@ -94,9 +94,15 @@ struct smart_entity {
  * @tc_cookie:		cookie of the active constraint
  * @notify_node:	on a CPU's list of notifications to deliver
  * @notify_code:	si_code of the pending notification, 0 if none
+ * @notify_queued:	@notify_node is on a list
  * @notify_cookie:	si_value of the pending notification
+ * @exec_seq:		execs so far; a notification chosen before an exec
+ *			is not sent (written under the task's siglock)
+ * @pi_boosted:		out of the class for a priority-inheritance boost,
+ *			its SMART state kept for the de-boost
  *
- * The tc_* and notify_* fields are protected by the task's rq lock.
+ * The tc_*, notify_* and pi_boosted fields are protected by the task's
+ * rq lock.
  */
 struct sched_smart_entity {
 	struct smart_entity core;
@@ -115,7 +121,16 @@ struct sched_smart_entity {
 	u64 tc_cookie;
 	struct llist_node notify_node;
 	int notify_code;
+	bool notify_queued;
+	bool pi_boosted;
 	u64 notify_cookie;
+	u64 exec_seq;
 };
+
+#ifdef CONFIG_SCHED_SMART
+void sched_smart_exec(bool secureexec);
+#else
+static inline void sched_smart_exec(bool secureexec) { }
+#endif
 
 #endif /* _LINUX_SCHED_SMART_H */

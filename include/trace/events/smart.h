@@ -35,6 +35,7 @@
 #define SMART_TC_EXPIRED	2	/* its deadline passed while active */
 #define SMART_TC_EXIT		3	/* the thread exited */
 #define SMART_TC_LEFT		4	/* the thread left SCHED_SMART */
+#define SMART_TC_EXEC		5	/* the thread exec'd another program */
 
 TRACE_EVENT(smart_pick,
 
@@ -174,7 +175,8 @@ TRACE_EVENT(smart_constraint_end,
 				   { SMART_TC_REPLACED,	"replaced" },
 				   { SMART_TC_EXPIRED,	"expired" },
 				   { SMART_TC_EXIT,	"exit" },
-				   { SMART_TC_LEFT,	"left" }))
+				   { SMART_TC_LEFT,	"left" },
+				   { SMART_TC_EXEC,	"exec" }))
 );
 
 TRACE_EVENT(smart_notify,

@@ -37,7 +37,7 @@
 				 SMART_ATTR_SIGNAL | SMART_ATTR_FLAGS)
 
 /* struct smart_attr::flags */
-#define SMART_FLAG_RESET_ON_FORK 0x01	/* children start at default prio/share */
+#define SMART_FLAG_RESET_ON_FORK 0x01	/* children: prio/share at most default */
 #define SMART_FLAG_ALL		SMART_FLAG_RESET_ON_FORK
 
 /**
@@ -46,7 +46,8 @@
  * @mask:		SMART_ATTR_* fields to apply (smart_setattr() only)
  * @priority:		SMART_PRIO_MIN..SMART_PRIO_MAX, higher is more important
  * @share:		SMART_SHARE_MIN..SMART_SHARE_MAX, proportional within a priority
- * @notify_signal:	signal sent for notifications, 0 means SIGXCPU
+ * @notify_signal:	signal sent for notifications, 0 means SIGXCPU; not
+ *			SIGKILL or SIGSTOP
  * @flags:		SMART_FLAG_*
  * @lag_ns:		CPU time (ns) the thread is behind (+) or ahead (-) of
  *			its proportional share on its queue
@@ -86,9 +87,11 @@ struct smart_attr {
  * struct smart_constraint - a time constraint on a block of code
  * @size:	sizeof(struct smart_constraint) as the caller knows it
  * @flags:	SMART_CONSTRAINT_*
- * @deadline:	absolute CLOCK_MONOTONIC time, ns
- * @estimate:	CPU time needed before @deadline, ns
- * @period:	0, or the period of a periodic activity, ns
+ * @deadline:	absolute CLOCK_MONOTONIC time, ns, at most
+ *		SMART_CONSTRAINT_MAX_AHEAD_NS ahead
+ * @estimate:	CPU time needed before @deadline, ns, 1..SMART_CONSTRAINT_MAX_AHEAD_NS
+ * @period:	0, or the period of a periodic activity, ns, @estimate..
+ *		SMART_CONSTRAINT_MAX_AHEAD_NS
  * @cookie:	passed back in the notification's si_value.sival_ptr
  * @available:	begin: CPU time (ns) predicted to be available before @deadline
  * @used:	end: CPU time (ns) used between begin and end
@@ -123,7 +126,7 @@ struct smart_constraint {
 #define SMART_NOTIFY_INFEASIBLE	(-0x5301) /* predicted: cannot finish before deadline */
 #define SMART_NOTIFY_EXPIRED	(-0x5302) /* the deadline passed while active */
 
-/* Limits */
+/* Limits: of a deadline (ahead of now), an estimate and a period */
 #define SMART_CONSTRAINT_MAX_AHEAD_NS	60000000000ULL	/* 60 s */
 
 #endif /* _UAPI_LINUX_SMART_SCHED_H */

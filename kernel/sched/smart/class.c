@@ -105,8 +105,12 @@ static void smart_wait_end(struct task_struct *p)
  * Notifications (paper §2, §3.2 step 4) are decided under the rq lock,
  * where a signal cannot be sent: the task is put on this CPU's list and
  * an irq_work sends the signal once the lock is dropped.  A task is on a
- * list at most once (while ->notify_code is set); a newer notification
- * replaces a pending one.
+ * list at most once (while ->notify_queued is set); a newer notification
+ * replaces a pending one, and one withdrawn (->notify_code cleared, at
+ * exec) is not sent.  The signal is queued under the task's siglock
+ * only if no exec happened since it was chosen (->exec_seq): exec bumps
+ * that count and drops queued notifications under the same lock, so the
+ * new program never receives one (sched_smart_exec()).
  */
 static DEFINE_PER_CPU(struct llist_head, smart_notify_list);
 
@@ -123,19 +127,29 @@ static void smart_notify_fn(struct irq_work *work)
 		int code, sig;
 		u64 cookie;
 
+		unsigned long flags;
+		u64 seq;
+
 		rq = task_rq_lock(p, &rf);
 		code = sse->notify_code;
 		cookie = sse->notify_cookie;
 		sig = sse->notify_signal ?: SIGXCPU;
+		seq = READ_ONCE(sse->exec_seq);
 		sse->notify_code = 0;
-		sse->notifications++;
+		sse->notify_queued = false;
+		if (code)
+			sse->notifications++;
 		task_rq_unlock(rq, p, &rf);
 
 		clear_siginfo(&info);
 		info.si_signo = sig;
 		info.si_code = code;
 		info.si_ptr = (void __user *)(unsigned long)cookie;
-		send_sig_info(sig, &info, p);
+		if (code && lock_task_sighand(p, &flags)) {
+			if (READ_ONCE(sse->exec_seq) == seq)
+				send_signal_locked(sig, &info, p, PIDTYPE_PID);
+			unlock_task_sighand(p, &flags);
+		}
 		put_task_struct(p);
 	}
 }
@@ -153,7 +167,8 @@ static void smart_notify(struct task_struct *p, int code)
 	sse->tc_notified = true;
 	trace_smart_notify(p, code, ktime_get_ns());
 	sse->notify_cookie = sse->tc_cookie;
-	if (!sse->notify_code) {
+	if (!sse->notify_queued) {
+		sse->notify_queued = true;
 		get_task_struct(p);
 		llist_add(&sse->notify_node, this_cpu_ptr(&smart_notify_list));
 		irq_work_queue(this_cpu_ptr(&smart_notify_work));
@@ -305,12 +320,14 @@ static void smart_tc_watch(struct task_struct *p)
 {
 	struct sched_smart_entity *sse = &p->smart;
 	const struct smart_tc *tc = &sse->core.tc;
-	u64 left = smart_tc_left(tc);
+	u64 left = smart_tc_left(tc), now = ktime_get_ns();
 
 	if (!tc->deadline || !left || sse->tc_notified ||
 	    !(sse->tc_flags & SMART_CONSTRAINT_NOTIFY))
 		return;
-	smart_tc_arm(p, max(tc->deadline - left, ktime_get_ns()));
+	/* Its latest start time D - left, unless that passed (left <= 60 s). */
+	smart_tc_arm(p, (s64)(tc->deadline - now) > (s64)left ?
+			tc->deadline - left : now);
 }
 
 /**
@@ -618,6 +635,14 @@ static void switching_to_smart(struct rq *rq, struct task_struct *p)
 	struct smart_params sp = smart_params_now();
 
 	WRITE_ONCE(sched_smart_active, true);
+	/*
+	 * The end of a priority-inheritance boost: the task never left
+	 * SCHED_SMART, so its lag, quantum and share are what it had.
+	 */
+	if (p->smart.pi_boosted) {
+		p->smart.pi_boosted = false;
+		return;
+	}
 	/* Enter by eq. (3), with the share of the task's nice value. */
 	se->delta = 0;
 	se->quantum = 0;
@@ -634,8 +659,13 @@ static void switched_from_smart(struct rq *rq, struct task_struct *p)
 	if (se->queue)
 		smart_leave(se->queue, se);
 	smart_wait_end(p);
-	/* Leaving SMART (not a priority-inheritance boost) ends a constraint. */
-	if (se->tc.deadline && !task_should_smart(p->policy))
+	/*
+	 * Still of a SMART policy: a priority-inheritance boost, which keeps
+	 * the task's SMART state (switching_to_smart()).  Really leaving
+	 * SMART ends a constraint.
+	 */
+	p->smart.pi_boosted = task_should_smart(p->policy);
+	if (se->tc.deadline && !p->smart.pi_boosted)
 		smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_LEFT);
 }
 
@@ -651,17 +681,29 @@ static void prio_changed_smart(struct rq *rq, struct task_struct *p, int oldprio
 	switched_to_smart(rq, p);
 }
 
-/* nice(2) on a SMART task sets its share to the weight of the nice value. */
+/*
+ * nice(2) on a SMART task scales its share by the ratio of the weights of
+ * the new and the old nice value: a task that entered with the share of
+ * its nice value gets the share of the new one, and a share an
+ * administrator lowered stays lowered (renice to the same or a higher
+ * nice value never raises it; a lower nice value needs CAP_SYS_NICE or
+ * RLIMIT_NICE, as for every policy).  The change takes effect as
+ * smart_setattr()'s does, by eq. (7) (smart_set_params()).
+ */
 static void reweight_task_smart(struct rq *rq, struct task_struct *p,
 				const struct load_weight *lw)
 {
 	struct smart_entity *se = smart_se(p);
 	struct smart_params sp = smart_params_now();
+	unsigned long old = max(scale_load_down(p->se.load.weight), 1UL);
+	u64 share;
 
+	share = div64_ul((u64)se->share * scale_load_down(lw->weight), old);
 	p->se.load = *lw;
 	if (se->queue == smart_q(rq))
 		update_curr_smart(rq);
-	smart_set_params(se, se->prio, smart_share_of_weight(lw->weight),
+	smart_set_params(se, se->prio,
+			 clamp_t(u64, share, SMART_SHARE_MIN, SMART_SHARE_MAX),
 			 rq_clock(rq), &sp);
 }
 
@@ -755,12 +797,18 @@ static bool smart_can_pull(struct rq *src, struct task_struct *p, int cpu)
 	       cpumask_test_cpu(cpu, p->cpus_ptr);
 }
 
-/* The most important task of @src that could run on @cpu instead. */
+/*
+ * The most important task of @src that could run on @cpu instead, among
+ * the first SMART_WS_MAX: the walk holds two rq locks, and thousands of
+ * tasks pinned to @src must not make it long.
+ */
 static struct task_struct *smart_pullable(struct rq *src, int cpu)
 {
+	unsigned int seen = 0;
 	struct rb_node *n;
 
-	for (n = rb_first_cached(&smart_q(src)->tree); n; n = rb_next(n)) {
+	for (n = rb_first_cached(&smart_q(src)->tree); n && seen < SMART_WS_MAX;
+	     n = rb_next(n), seen++) {
 		struct task_struct *p =
 			smart_task_of(rb_entry(n, struct smart_entity, node));
 
@@ -839,8 +887,18 @@ static int balance_smart(struct rq *rq, struct task_struct *prev,
 	       sched_rt_runnable(rq) || smart_q(rq)->nr_runnable;
 }
 
+/*
+ * A kick is an IPI on one csd per target CPU, which may be queued only
+ * once at a time: several CPUs (ticks, wake-ups) may kick the same one,
+ * so a pending bit lets the first through and the others find the kick
+ * already on its way, as kick_ilb() does.  The handler clears the bit
+ * when it runs; the csd is unlocked by then.
+ */
+static DEFINE_PER_CPU(atomic_t, smart_kick_pending);
+
 static void smart_kick_fn(void *info)
 {
+	atomic_set(this_cpu_ptr(&smart_kick_pending), 0);
 	/* On the kicked CPU itself: schedule, and balance_smart() pulls. */
 	WRITE_ONCE(this_rq()->smart.kicked, true);
 	set_tsk_need_resched(current);
@@ -849,6 +907,16 @@ static void smart_kick_fn(void *info)
 
 static DEFINE_PER_CPU(call_single_data_t, smart_kick_csd) =
 	CSD_INIT(smart_kick_fn, NULL);
+
+static void smart_kick(int cpu)
+{
+	atomic_t *pending = per_cpu_ptr(&smart_kick_pending, cpu);
+
+	if (atomic_xchg(pending, 1))
+		return;
+	if (smp_call_function_single_async(cpu, per_cpu_ptr(&smart_kick_csd, cpu)))
+		atomic_set(pending, 0);		/* went offline */
+}
 
 /*
  * @rq has tasks waiting: if a CPU that may run the most important of
@@ -881,8 +949,7 @@ static void smart_kick_balance(struct rq *rq)
 			}
 		}
 		if (best >= 0 && smart_imbalanced(nr, best_nr))
-			smp_call_function_single_async(best,
-				per_cpu_ptr(&smart_kick_csd, best));
+			smart_kick(best);
 		return;
 	}
 }
@@ -916,8 +983,10 @@ void init_smart_rq(struct rq *rq)
  * @p: the child, a copy of its parent
  *
  * The child keeps its parent's priority, share and signal unless the
- * parent asked for SMART_FLAG_RESET_ON_FORK; it joins a queue at the
- * queue virtual time when it is first enqueued (eq. (3)).
+ * parent asked for a reset on fork (SMART_FLAG_RESET_ON_FORK, or
+ * sched_setattr()'s SCHED_FLAG_RESET_ON_FORK, still set here: the core
+ * calls this before it acts on that flag); it joins a queue at the queue
+ * virtual time when it is first enqueued (eq. (3)).
  */
 void sched_smart_fork(struct task_struct *p)
 {
@@ -925,9 +994,13 @@ void sched_smart_fork(struct task_struct *p)
 	s32 prio = sse->core.prio;
 	u32 share = sse->core.share;
 
-	if (sse->flags & SMART_FLAG_RESET_ON_FORK) {
-		prio = SMART_PRIO_DEFAULT;
-		share = SMART_SHARE_DEFAULT;
+	/*
+	 * Like the kernel's reset of a negative nice only, a reset lowers
+	 * what is above the defaults and never raises a lowered task.
+	 */
+	if ((sse->flags & SMART_FLAG_RESET_ON_FORK) || p->sched_reset_on_fork) {
+		prio = min(prio, SMART_PRIO_DEFAULT);
+		share = min(share, SMART_SHARE_DEFAULT);
 		sse->flags = 0;
 		sse->notify_signal = 0;
 	}
@@ -935,10 +1008,20 @@ void sched_smart_fork(struct task_struct *p)
 	 * With sched_smart=all kernel threads are SMART too.  Priorities are
 	 * strict, so a user task raised above them (by an administrator)
 	 * would starve workqueues, RCU and friends; they run at the top
-	 * priority, where a user task can at most share with them.
+	 * priority, where a user task can at most share with them.  That is
+	 * for kernel threads only: a user-mode helper forked by one (modprobe,
+	 * a core-dump pipe) starts from the user defaults, with the share of
+	 * its nice value, or a user could start a process above every user.
 	 */
-	if (sched_smart_all && (p->flags & PF_KTHREAD))
-		prio = SMART_PRIO_MAX;
+	if (p->flags & PF_KTHREAD) {
+		if (sched_smart_all)
+			prio = SMART_PRIO_MAX;
+	} else if (current->flags & PF_KTHREAD) {
+		prio = SMART_PRIO_DEFAULT;
+		share = smart_share_of_weight(p->se.load.weight);
+		sse->flags = 0;
+		sse->notify_signal = 0;
+	}
 	if (!share)
 		share = SMART_SHARE_DEFAULT;
 	smart_entity_init(&sse->core, prio, share);
@@ -956,7 +1039,44 @@ void sched_smart_fork(struct task_struct *p)
 	sse->tc_period = 0;
 	sse->tc_cookie = 0;
 	sse->notify_code = 0;
+	sse->notify_queued = false;
 	sse->notify_cookie = 0;
+	sse->exec_seq = 0;
+	sse->pi_boosted = false;
+}
+
+/**
+ * sched_smart_exec() - the calling thread is replacing its program
+ * @secureexec: the new program runs with other credentials (setuid, setgid,
+ *		file capabilities)
+ *
+ * Called by begin_new_exec() past the point of no return, beside the
+ * removal of the POSIX timers.  A time constraint belongs to the program
+ * that began it: it ends here (counted met or missed) and a notification
+ * chosen for it, not yet sent or already queued, is withdrawn.  A change
+ * of credentials also resets the notification signal, as it clears
+ * pdeath_signal: a privileged program must not receive a signal chosen by
+ * the program before it.
+ */
+void sched_smart_exec(bool secureexec)
+{
+	struct task_struct *p = current;
+	struct sched_smart_entity *sse = &p->smart;
+	struct rq_flags rf;
+	struct rq *rq;
+
+	rq = smart_lock_charged(p, &rf);
+	if (sse->core.tc.deadline)
+		smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_EXEC);
+	sse->notify_code = 0;
+	if (secureexec)
+		sse->notify_signal = 0;
+	task_rq_unlock(rq, p, &rf);
+
+	spin_lock_irq(&p->sighand->siglock);
+	WRITE_ONCE(sse->exec_seq, sse->exec_seq + 1);
+	flush_smart_signals(p);
+	spin_unlock_irq(&p->sighand->siglock);
 }
 
 DEFINE_SCHED_CLASS(smart) = {

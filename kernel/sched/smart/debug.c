@@ -19,11 +19,15 @@
  *   not empty; tasks in value order (R running, Q waiting), then those
  *   asleep on the queue (S, sleep credit); ws is the working schedule of
  *   the §3.2 decision, in deadline order.  comm is last and runs to the
- *   end of the line.  Each CPU is printed under its rq lock, so its
- *   records are one consistent snapshot.
+ *   end of the line; a thread names itself, so every byte of it that is
+ *   not printable ASCII, and the backslash, is printed as \ooo (octal) and
+ *   no name can forge a record.  Each CPU is printed under its rq lock, so
+ *   its records are one consistent snapshot.
  */
 #include <linux/debugfs.h>
 #include <linux/mmu_context.h>
+#include <linux/ptrace.h>
+#include <linux/string_helpers.h>
 #include <linux/sched/smart.h>
 #include <linux/seq_file.h>
 #include "../sched.h"
@@ -35,10 +39,13 @@ static void smart_show_entity(struct seq_file *m, struct rq *rq,
 	char state = se->state == SMART_SE_SLEEPING ? 'S' :
 		     rq->donor == p ? 'R' : 'Q';
 
-	seq_printf(m, "task %d state %c prio %d share %u bvft %llu lag %lld bias %llu quantum %llu exec %llu deadline %llu estimate %llu used %llu comm %s\n",
+	seq_printf(m, "task %d state %c prio %d share %u bvft %llu lag %lld bias %llu quantum %llu exec %llu deadline %llu estimate %llu used %llu comm ",
 		   task_pid_nr(p), state, se->prio, se->share, se->bvft,
 		   smart_lag_ns(se), se->bias, se->quantum, se->exec,
-		   se->tc.deadline, se->tc.estimate, se->tc.used, p->comm);
+		   se->tc.deadline, se->tc.estimate, se->tc.used);
+	seq_escape_str(m, p->comm, ESCAPE_OCTAL | ESCAPE_NAP | ESCAPE_APPEND,
+		       "\\");
+	seq_putc(m, '\n');
 }
 
 static void smart_show_cpu(struct seq_file *m, int cpu)
@@ -113,9 +120,14 @@ late_initcall_sync(smart_debug_init);
  * smart_proc_show_task() - the SMART lines of /proc/<pid>/sched
  * @p:	the task
  * @m:	the seq_file of proc_sched_show_task()
+ *
+ * Anyone may read the file, as they may see a task's nice value; what a
+ * task's time constraint says (deadline, estimate, CPU used under it) is
+ * its own business, shown only to a reader that may ptrace-read it.
  */
 void smart_proc_show_task(struct task_struct *p, struct seq_file *m)
 {
+	bool private = ptrace_may_access(p, PTRACE_MODE_READ_FSCREDS);
 	struct sched_smart_entity *sse = &p->smart;
 	struct smart_entity *se = &sse->core;
 	struct rq_flags rf;
@@ -130,9 +142,11 @@ void smart_proc_show_task(struct task_struct *p, struct seq_file *m)
 	SMART_P("bias", se->bias);
 	SMART_P("quantum", se->quantum);
 	SMART_P("exec", se->exec);
-	SMART_P("deadline", se->tc.deadline);
-	SMART_P("estimate", se->tc.estimate);
-	SMART_P("used", se->tc.used);
+	if (private) {
+		SMART_P("deadline", se->tc.deadline);
+		SMART_P("estimate", se->tc.estimate);
+		SMART_P("used", se->tc.used);
+	}
 	SMART_P("notify_signal", sse->notify_signal);
 	SMART_P("constraints_met", sse->constraints_met);
 	SMART_P("constraints_missed", sse->constraints_missed);

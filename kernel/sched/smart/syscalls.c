@@ -59,8 +59,13 @@ static int smart_check_attr(const struct smart_attr *attr)
 	if ((attr->mask & SMART_ATTR_SHARE) &&
 	    (attr->share < SMART_SHARE_MIN || attr->share > SMART_SHARE_MAX))
 		return -EINVAL;
+	/*
+	 * A signal the kernel raises on the user's behalf may be caught:
+	 * never SIGKILL or SIGSTOP (0 means SIGXCPU).
+	 */
 	if ((attr->mask & SMART_ATTR_SIGNAL) &&
-	    (attr->notify_signal < 0 || attr->notify_signal > SIGRTMAX))
+	    (attr->notify_signal < 0 || attr->notify_signal > SIGRTMAX ||
+	     attr->notify_signal == SIGKILL || attr->notify_signal == SIGSTOP))
 		return -EINVAL;
 	if ((attr->mask & SMART_ATTR_FLAGS) && (attr->flags & ~SMART_FLAG_ALL))
 		return -EINVAL;
@@ -89,15 +94,20 @@ static bool smart_same_owner(struct task_struct *p)
 
 /*
  * Without CAP_SYS_NICE a caller may only touch its own user's threads
- * and may lower, never raise, a thread's priority or share.
+ * and may lower, never raise, a thread's priority or share.  Nor may it
+ * clear SMART_FLAG_RESET_ON_FORK, as the kernel forbids for
+ * SCHED_RESET_ON_FORK: an administrator who set it meant the children.
  */
 static int smart_check_perm(struct task_struct *p, const struct smart_attr *attr)
 {
+	bool unreset = (attr->mask & SMART_ATTR_FLAGS) &&
+		       (p->smart.flags & SMART_FLAG_RESET_ON_FORK) &&
+		       !(attr->flags & SMART_FLAG_RESET_ON_FORK);
 	s32 prio;
 	u32 share;
 
 	smart_current_params(p, &prio, &share);
-	if (!smart_same_owner(p) ||
+	if (!smart_same_owner(p) || unreset ||
 	    ((attr->mask & SMART_ATTR_PRIORITY) && attr->priority > prio) ||
 	    ((attr->mask & SMART_ATTR_SHARE) && attr->share > share)) {
 		if (!capable(CAP_SYS_NICE))
@@ -216,10 +226,11 @@ SYSCALL_DEFINE3(smart_setattr, pid_t, pid, struct smart_attr __user *, uattr,
  * @usize: sizeof(struct smart_attr) as the caller knows it
  * @flags: must be 0
  *
- * Works on any thread; one not in SCHED_SMART reports the priority and
- * share it would enter with.  At most @usize bytes are written.
+ * Works on any thread the security policy lets the caller see (the
+ * check of sched_getattr()); one not in SCHED_SMART reports the priority
+ * and share it would enter with.  At most @usize bytes are written.
  *
- * Return: 0 on success, -EINVAL, -EFAULT or -ESRCH.
+ * Return: 0 on success, -EINVAL, -EFAULT, -ESRCH, or the LSM's error.
  */
 SYSCALL_DEFINE4(smart_getattr, pid_t, pid, struct smart_attr __user *, uattr,
 		unsigned int, usize, unsigned int, flags)
@@ -229,6 +240,7 @@ SYSCALL_DEFINE4(smart_getattr, pid_t, pid, struct smart_attr __user *, uattr,
 	struct task_struct *p;
 	struct rq_flags rf;
 	struct rq *rq;
+	int ret;
 
 	if (flags || usize < SMART_ATTR_SIZE_VER0 || usize > PAGE_SIZE)
 		return -EINVAL;
@@ -236,6 +248,11 @@ SYSCALL_DEFINE4(smart_getattr, pid_t, pid, struct smart_attr __user *, uattr,
 	p = smart_find_get_task(pid);
 	if (IS_ERR(p))
 		return PTR_ERR(p);
+	ret = security_task_getscheduler(p);
+	if (ret) {
+		put_task_struct(p);
+		return ret;
+	}
 	sse = &p->smart;
 
 	rq = smart_lock_charged(p, &rf);
@@ -259,11 +276,20 @@ SYSCALL_DEFINE4(smart_getattr, pid_t, pid, struct smart_attr __user *, uattr,
 	return 0;
 }
 
+static int smart_put_constraint(struct smart_constraint __user *uc,
+				const struct smart_constraint *c)
+{
+	if (copy_to_user(uc, c, min_t(u32, c->size, sizeof(*c))))
+		return -EFAULT;
+	return 0;
+}
+
 /*
  * Copy in and check what both constraint calls take: the syscall @flags
  * (none defined), the constraint's own flags and reserved field.  Its
  * outputs will be written back, so make sure that can be done before
- * anything changes.
+ * anything changes: write the struct back as it was read, all of it (a
+ * struct may start in a writable page and end in a read-only one).
  */
 static int smart_copy_constraint(struct smart_constraint __user *uc,
 				 struct smart_constraint *c, unsigned int flags)
@@ -277,17 +303,7 @@ static int smart_copy_constraint(struct smart_constraint __user *uc,
 		return ret;
 	if ((c->flags & ~SMART_CONSTRAINT_ALL) || c->__reserved)
 		return -EINVAL;
-	if (put_user(c->size, &uc->size))
-		return -EFAULT;
-	return 0;
-}
-
-static int smart_put_constraint(struct smart_constraint __user *uc,
-				const struct smart_constraint *c)
-{
-	if (copy_to_user(uc, c, min_t(u32, c->size, sizeof(*c))))
-		return -EFAULT;
-	return 0;
+	return smart_put_constraint(uc, c);
 }
 
 /**
@@ -303,6 +319,11 @@ static int smart_put_constraint(struct smart_constraint __user *uc,
  * schedule and its share); ->status says whether that covers the
  * estimate.  With SMART_CONSTRAINT_QUERY nothing is installed.  A thread
  * not in SCHED_SMART is moved there if it has CAP_SYS_NICE.
+ *
+ * Every input is bounded before it enters any arithmetic: the deadline,
+ * the estimate and the period are at most SMART_CONSTRAINT_MAX_AHEAD_NS
+ * (ahead of now, for the deadline).  An estimate longer than the time to
+ * the deadline is accepted and reported infeasible.
  *
  * Return: 0, or -EINVAL, -E2BIG, -EFAULT, -ETIME (deadline not in the
  * future) or -EPERM; on error nothing is changed.
@@ -321,7 +342,9 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
 	ret = smart_copy_constraint(uc, &c, flags);
 	if (ret)
 		return ret;
-	if (!c.estimate || (c.period && c.period < c.estimate))
+	if (!c.estimate || c.estimate > SMART_CONSTRAINT_MAX_AHEAD_NS ||
+	    c.period > SMART_CONSTRAINT_MAX_AHEAD_NS ||
+	    (c.period && c.period < c.estimate))
 		return -EINVAL;
 	now = ktime_get_ns();
 	if (c.deadline <= now)
