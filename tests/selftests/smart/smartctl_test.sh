@@ -241,11 +241,16 @@ check "run: children inherit priority and share" 0 "" \
 v=$(printf '%s\n' "$out" | sed -nE "s/.*current SMART (priority|share): //p" | tr '\n' /)
 [ "$v" = 2/600/ ] && ok "run: a child of the command has priority 2, share 600" ||
 	nok "run: a child of the command has priority 2, share 600" "seen $v: $out"
-check "run -R: children start at the defaults" 0 "" \
-	"$S" run -P 2 -s 600 -R -- sh -c "sleep 100 & p=\$!; '$S' get -p \$p; kill \$p"
+check "run -R: children start at most at the defaults" 0 "" \
+	"$S" run -P 2 -s 2000 -R -- sh -c "sleep 100 & p=\$!; '$S' get -p \$p; kill \$p"
 v=$(printf '%s\n' "$out" | sed -nE "s/.*current SMART (priority|share): //p" | tr '\n' /)
-[ "$v" = 0/1024/ ] && ok "run -R: a child of the command has priority 0, share 1024" ||
-	nok "run -R: a child of the command has priority 0, share 1024" "seen $v: $out"
+[ "$v" = 0/1024/ ] && ok "run -R: a child of a prio 2 / share 2000 command has priority 0, share 1024" ||
+	nok "run -R: a child of a prio 2 / share 2000 command has priority 0, share 1024" "seen $v: $out"
+check "run -R: a reset never raises" 0 "" \
+	"$S" run -P -1 -s 600 -R -- sh -c "sleep 100 & p=\$!; '$S' get -p \$p; kill \$p"
+v=$(printf '%s\n' "$out" | sed -nE "s/.*current SMART (priority|share): //p" | tr '\n' /)
+[ "$v" = -1/600/ ] && ok "run -R: a child of a prio -1 / share 600 command keeps priority -1, share 600" ||
+	nok "run -R: a child of a prio -1 / share 600 command keeps priority -1, share 600" "seen $v: $out"
 check "run: the command's exit status" 7 "" "$S" run -P 1 -- sh -c 'exit 7'
 check "run: command not found: 127" 127 "failed to execute /nonexistent/cmd: No such file or directory" \
 	"$S" run -- /nonexistent/cmd
