@@ -79,7 +79,12 @@
 #include "benchutil.h"
 
 #define MAX_TASKS	4096
-#define MAX_CONSTRAINED	64	/* SMART_WS_MAX: the working schedule's capacity */
+/*
+ * Up to every task: beyond SMART_WS_MAX (64, the working schedule's
+ * capacity and the most candidates a decision looks at) the cost of a
+ * decision must not grow (issue 10: 4096 constrained tasks on one CPU).
+ */
+#define MAX_CONSTRAINED	MAX_TASKS
 #define TC_AHEAD_NS	50000000000ULL	/* the shared deadline: 50 s from the start */
 #define TC_BUDGET_NS	40000000000ULL	/* sum of the estimates */
 
