@@ -978,6 +978,32 @@ void init_smart_rq(struct rq *rq)
 	rq->smart.timer.function = smart_timer_fn;
 }
 
+/*
+ * What the forking task has received beyond its proportional share, in
+ * ns of CPU (0 if it is behind or not on a SMART queue).  Eq. (3) places
+ * a new task at V_P; a parent that is ahead of V_P would have that debt
+ * forgiven with every child it forks, and a chain of short-lived children
+ * (each forks the next and exits) would take more than one share.  So a
+ * child starts at least as late in virtual time as its parent: it
+ * inherits the parent's debt, never its credit (a departure from eq. (3),
+ * as CFS placed a child at its parent's vruntime).
+ */
+static u64 smart_fork_debt(struct task_struct *p)
+{
+	struct task_struct *parent = current;
+	struct rq_flags rf;
+	struct rq *rq;
+	s64 lag = 0;
+
+	if (!(p->flags & PF_KTHREAD) && parent->sched_class == &smart_sched_class) {
+		rq = smart_lock_charged(parent, &rf);
+		if (parent->smart.core.queue)
+			lag = smart_lag_ns(&parent->smart.core);
+		task_rq_unlock(rq, parent, &rf);
+	}
+	return lag < 0 ? -lag : 0;
+}
+
 /**
  * sched_smart_fork() - set up the SMART state of a new task
  * @p: the child, a copy of its parent
@@ -993,6 +1019,7 @@ void sched_smart_fork(struct task_struct *p)
 	struct sched_smart_entity *sse = &p->smart;
 	s32 prio = sse->core.prio;
 	u32 share = sse->core.share;
+	u64 debt = smart_fork_debt(p);
 
 	/*
 	 * Like the kernel's reset of a negative nice only, a reset lowers
@@ -1025,6 +1052,8 @@ void sched_smart_fork(struct task_struct *p)
 	if (!share)
 		share = SMART_SHARE_DEFAULT;
 	smart_entity_init(&sse->core, prio, share);
+	if (debt && prio == current->smart.core.prio)
+		sse->core.delta = smart_scale(debt, sse->core.inv_share);
 	INIT_LIST_HEAD(&sse->wait_node);
 	sse->wait_start = 0;
 	sse->constraints_met = 0;

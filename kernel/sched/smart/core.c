@@ -194,7 +194,8 @@ static void smart_level_sub(struct smart_level *l, u32 share)
  * smart_join() - put an entity on a queue and make it runnable
  * @q:		the queue
  * @se:		an entity on no queue
- * @how:	SMART_JOIN_NEW: eq. (3), v = V_P, fresh quantum, no bias;
+ * @how:	SMART_JOIN_NEW: eq. (3), v = V_P, fresh quantum, no bias (or
+ *		later by a debt @se->delta > 0 inherited at fork);
  *		SMART_JOIN_WAKE: eq. (7), v = V_P + delta, fresh quantum, no bias;
  *		SMART_JOIN_MOVE: v = V_P + delta, quantum progress and bias kept
  *		(migration, and the save/restore of attribute changes)
@@ -206,7 +207,7 @@ void smart_join(struct smart_queue *q, struct smart_entity *se,
 	struct smart_level *l = smart_level_of(q, se);
 
 	if (how == SMART_JOIN_NEW)
-		se->delta = 0;
+		se->delta = max_t(s64, se->delta, 0);
 	/*
 	 * A rejoining entity keeps at most sleep_credit_ns of credit; so does
 	 * one whose quantum an attribute change ended (smart_set_params()).
