@@ -180,8 +180,10 @@ TEST_F(nice_share, share_follows_nice)
 	ASSERT_EQ(0, smart_get(0, &a));
 	unsigned long long want = 500ULL * w_enter / w_after;
 
-	if (want < 1)
-		want = 1;
+	if (want < SMART_SHARE_MIN)
+		want = SMART_SHARE_MIN;
+	if (want > SMART_SHARE_MAX)
+		want = SMART_SHARE_MAX;
 	EXPECT_EQ(want, a.share) {
 		TH_LOG("share 500 then nice %d -> %d: expected share 500 * %u / %u = %llu, got %u",
 		       variant->nice_after, variant->nice_enter, w_enter, w_after,
