@@ -637,10 +637,14 @@ static void switching_to_smart(struct rq *rq, struct task_struct *p)
 	WRITE_ONCE(sched_smart_active, true);
 	/*
 	 * The end of a priority-inheritance boost: the task never left
-	 * SCHED_SMART, so its lag, quantum and share are what it had.
+	 * SCHED_SMART, so its lag, quantum and share are what it had.  It
+	 * may have been away long (or the flag may be stale, if its policy
+	 * changed while boosted): it keeps at most the credit of a sleeper.
 	 */
 	if (p->smart.pi_boosted) {
 		p->smart.pi_boosted = false;
+		se->delta = max_t(s64, se->delta,
+				  -(s64)smart_scale(sp.sleep_credit_ns, se->inv_share));
 		return;
 	}
 	/* Enter by eq. (3), with the share of the task's nice value. */
