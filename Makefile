@@ -9,11 +9,11 @@ S      := $(CURDIR)/scripts
 export SMART_CONFIG := $(CONFIG)
 
 .PHONY: help deps kernel headers initramfs host-test selftests demo tools tools-test \
-	test run trace trace-shot bench bench-bin patches check-patches clean distclean
+	test fuzz run trace trace-shot bench bench-bin patches check-patches clean distclean
 
 help:
 	@echo "make deps                 install missing Debian packages (apt)"
-	@echo "make kernel [CONFIG=test|bench]  unpack, overlay, patch, configure, build bzImage"
+	@echo "make kernel [CONFIG=test|bench|debug]  unpack, overlay, patch, configure, build bzImage"
 	@echo "make initramfs            busybox initramfs (build/initramfs.cpio)"
 	@echo "make host-test            host unit tests (tests/host)"
 	@echo "make selftests            build tests/selftests/smart into build/selftests"
@@ -21,6 +21,7 @@ help:
 	@echo "make tools                libsmart + static smartctl in build/tools (make -C tools install)"
 	@echo "make tools-test           host tests of libsmart and smartctl (TAP)"
 	@echo "make test                 everything; last line 'N passed, N failed'"
+	@echo "make fuzz [FUZZ_CALLS=N]  long syscall fuzz (10^6 calls per mode) on the debug kernel (KASAN, UBSAN, lockdep)"
 	@echo "make run                  boot in QEMU: shell on a terminal, else the demo"
 	@echo "make bench [BENCH=quick|full|smoke]  evaluation suite in QEMU: build/bench/latest/report.md"
 	@echo "make bench-bin            build the workloads (build/bench/bin)"
@@ -72,6 +73,15 @@ tools-test:
 test: deps
 	@$(S)/test-all
 
+# the long fuzz: debug kernel (configs/debug.config), both modes, trinity beside
+# the fuzzer when installed (TRINITY=0: never), CPU 1 hotplug (FUZZ_HOTPLUG=0:
+# none); logs in build/fuzz/logs
+FUZZ_CALLS ?= 1000000
+FUZZ_MODES ?= optin all
+fuzz: deps
+	@$(S)/fuzz --calls $(FUZZ_CALLS) --modes "$(FUZZ_MODES)" $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) \
+		$(if $(filter 0,$(TRINITY)),--no-trinity) $(if $(filter 0,$(FUZZ_HOTPLUG)),--no-hotplug)
+
 run: deps kernel demo initramfs
 	@if [ -t 0 ]; then $(S)/vm-run; \
 	else $(S)/vm-run --timeout 300 -- sh scripts/demo.sh; fi
@@ -85,7 +95,8 @@ check-patches:
 clean:
 	rm -rf $(BUILD)/obj-* $(BUILD)/kconfig-* $(BUILD)/selftests $(BUILD)/demo \
 		$(BUILD)/initramfs.cpio $(BUILD)/initramfs.cpio.d $(BUILD)/vmrun $(BUILD)/patches-out \
-		$(BUILD)/patchcheck $(BUILD)/tools $(BUILD)/bench/bin $(BUILD)/initramfs-bench.cpio*
+		$(BUILD)/patchcheck $(BUILD)/tools $(BUILD)/bench/bin $(BUILD)/initramfs-bench.cpio* \
+		$(BUILD)/fuzz
 
 distclean:
 	chmod -R u+w $(BUILD) 2>/dev/null || true
