@@ -203,6 +203,41 @@ struct smart_entity *smart_decide(struct rq *rq)
 	return srq->pick;
 }
 
+/* Preempted inside an RCU read-side critical section: it holds up RCU. */
+static inline bool smart_in_rcu_reader(struct task_struct *p)
+{
+#ifdef CONFIG_PREEMPT_RCU
+	return READ_ONCE(p->rcu_read_lock_nesting) > 0;
+#else
+	return false;
+#endif
+}
+
+/*
+ * Which starving task a rescue runs: the one that has waited longest,
+ * unless one of those that have waited SMART_STARVE_NS too is preempted
+ * inside an RCU read-side section (among the first SMART_WS_MAX, in
+ * waiting order): that one first, since every grace period of the
+ * system waits for it, and a user with many starving threads of its own
+ * must not be able to stall RCU for longer than the rescue rate allows.
+ */
+static struct sched_smart_entity *smart_rescue_pick(struct rq *rq,
+						    struct sched_smart_entity *w,
+						    u64 now)
+{
+	struct sched_smart_entity *pos;
+	unsigned int seen = 0;
+
+	list_for_each_entry(pos, &rq->smart.waiters, wait_node) {
+		if (seen++ >= SMART_WS_MAX ||
+		    (s64)(now - pos->wait_start) < (s64)SMART_STARVE_NS)
+			break;
+		if (smart_in_rcu_reader(container_of(pos, struct task_struct, smart)))
+			return pos;
+	}
+	return w;
+}
+
 /*
  * The task to run: the §3.2 decision, unless another task has starved
  * for SMART_STARVE_NS and none was rescued in that time; then that one,
@@ -220,6 +255,7 @@ static struct task_struct *smart_next(struct rq *rq)
 	if (w && &w->core != se &&
 	    (s64)(now - w->wait_start) >= (s64)SMART_STARVE_NS &&
 	    (s64)(now - rq->smart.last_rescue) >= (s64)SMART_STARVE_NS) {
+		w = smart_rescue_pick(rq, w, now);
 		rq->smart.rescue_next = container_of(w, struct task_struct, smart);
 		return rq->smart.rescue_next;
 	}
