@@ -81,16 +81,6 @@ echo "# smart selftests: mode $mode, kernel $(uname -r), $(grep -c '^processor' 
 KSFT_TAP_LEVEL=1
 export KSFT_TAP_LEVEL
 
-# The fuzzer takes CPU 1 offline and back.  In opt-in mode that trips a
-# 6.12 fair-server (dl_server) accounting WARN ("dl_rq->running_bw > old",
-# kernel/sched/deadline.c) that needs no SMART task at all: SCHED_FIFO
-# spinners starving fair ones and a hotplug loop reproduce it.  Until the
-# upstream fix is backported, opt-in runs fuzz without hotplug
-# (SMART_FUZZ_HOTPLUG=1 forces it); all mode, with no fair task, keeps it.
-if [ "$mode" = opt-in ] && [ -z "${SMART_FUZZ_HOTPLUG:-}" ]; then
-	SMART_FUZZ_HOTPLUG=0
-	export SMART_FUZZ_HOTPLUG
-fi
 
 # a binary from $bindir, a script (*.sh) from here with sh
 run_one() {
