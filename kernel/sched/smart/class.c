@@ -679,8 +679,7 @@ static void switching_to_smart(struct rq *rq, struct task_struct *p)
 	 */
 	if (p->smart.pi_boosted) {
 		p->smart.pi_boosted = false;
-		se->delta = max_t(s64, se->delta,
-				  -(s64)smart_scale(sp.sleep_credit_ns, se->inv_share));
+		se->delta = max_t(s64, se->delta, -smart_credit_limit(se, &sp));
 		return;
 	}
 	/* Enter by eq. (3), with the share of the task's nice value. */

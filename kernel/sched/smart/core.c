@@ -213,8 +213,7 @@ void smart_join(struct smart_queue *q, struct smart_entity *se,
 	 * one whose quantum an attribute change ended (smart_set_params()).
 	 */
 	if (how == SMART_JOIN_WAKE || !se->quantum)
-		se->delta = max_t(s64, se->delta,
-				  -(s64)smart_scale(p->sleep_credit_ns, se->inv_share));
+		se->delta = max_t(s64, se->delta, -smart_credit_limit(se, p));
 	if (how != SMART_JOIN_MOVE || !se->quantum) {
 		se->quantum = smart_fresh_quantum(se, p);
 		se->exec = 0;
@@ -297,7 +296,7 @@ void smart_sleep(struct smart_queue *q, struct smart_entity *se, u64 now,
 static void smart_bound_credit(struct smart_level *l, struct smart_entity *se,
 			       const struct smart_params *p)
 {
-	s64 limit = smart_scale(p->sleep_credit_ns, se->inv_share);
+	s64 limit = smart_credit_limit(se, p);
 	s64 lag = (s64)(l->vtime - smart_vtime(se));
 	u64 x;
 

@@ -204,6 +204,20 @@ static inline u64 smart_rt_quantum(u64 left)
 	return min_t(u64, left, SMART_RT_QUANTUM_MAX_NS);
 }
 
+/**
+ * smart_credit_limit() - the most credit an entity may keep, §3.3
+ * @se:	the entity
+ * @p:	tunables
+ *
+ * Return: sleep_credit_ns of its own CPU time, in its virtual ns: the
+ * most it may be behind V_P when it (re)joins or wakes.
+ */
+static inline s64 smart_credit_limit(const struct smart_entity *se,
+				     const struct smart_params *p)
+{
+	return smart_scale(p->sleep_credit_ns, se->inv_share);
+}
+
 /* The remaining part of the current quantum, in ns. */
 static inline u64 smart_quantum_left(const struct smart_entity *se)
 {
