@@ -246,10 +246,36 @@ EST(query_estimate_u64_max,	BQ, ~0ULL);
 PER(query_period_60s_plus_1,	BQ, SMART_CONSTRAINT_MAX_AHEAD_NS + 1);
 PER(query_period_u64_max,	BQ, ~0ULL);
 
+/*
+ * A begin that failed (@what) installed nothing: the met/missed counters
+ * did not move, and an end finds no constraint.
+ */
+static void expect_nothing_installed(struct __test_metadata *_metadata,
+				     const struct smart_counts *before,
+				     const char *what)
+{
+	struct smart_counts after = smart_counts_self();
+	struct smart_constraint c;
+	int r;
+
+	EXPECT_TRUE(after.met == before->met && after.missed == before->missed) {
+		TH_LOG("counters moved by %s: met %+lld missed %+lld, expected 0 0", what,
+		       after.met - before->met, after.missed - before->missed);
+	}
+	smart_tc_init(&c, 0, mono_ns() + SEC, MS, 0, 0);
+	r = smart_tc_end(&c);
+	EXPECT_EQ(-ENOENT, r) {
+		TH_LOG("end after %s: expected ENOENT, got %s (it installed a constraint "
+		       "with estimate %#llx, cookie %#llx)", what,
+		       r ? strerror(-r) : "success", (unsigned long long)c.estimate,
+		       (unsigned long long)c.cookie);
+	}
+}
+
 TEST_F(bounds, einval_nothing_installed)
 {
 	unsigned long long est = variant->estimate ?: (unsigned long long)MS;
-	struct smart_counts before, after;
+	struct smart_counts before;
 	struct smart_constraint c;
 	int r;
 
@@ -266,18 +292,7 @@ TEST_F(bounds, einval_nothing_installed)
 		       r ? strerror(-r) : "success", (unsigned long long)c.available,
 		       smart_status_name(c.status));
 	}
-	after = smart_counts_self();
-	EXPECT_TRUE(after.met == before.met && after.missed == before.missed) {
-		TH_LOG("counters moved by a rejected begin: met %+lld missed %+lld, expected 0 0",
-		       after.met - before.met, after.missed - before.missed);
-	}
-	smart_tc_init(&c, 0, mono_ns() + SEC, MS, 0, 0);
-	r = smart_tc_end(&c);
-	EXPECT_EQ(-ENOENT, r) {
-		TH_LOG("end after the rejected begin: expected ENOENT, got %s (a constraint "
-		       "with estimate %#llx was installed)", r ? strerror(-r) : "success",
-		       (unsigned long long)c.estimate);
-	}
+	expect_nothing_installed(_metadata, &before, "the rejected begin");
 }
 
 /* The largest accepted estimate is accepted and reported INFEASIBLE. */
@@ -1292,18 +1307,7 @@ TEST_F(efault, straddles_read_only_page)
 	}
 
 	if (!variant->end) {
-		after = smart_counts_self();
-		EXPECT_TRUE(after.met == before.met && after.missed == before.missed) {
-			TH_LOG("counters moved by the faulting begin: met %+lld missed %+lld",
-			       after.met - before.met, after.missed - before.missed);
-		}
-		smart_tc_init(&ok, 0, mono_ns() + SEC, MS, 0, 0);
-		r = smart_tc_end(&ok);
-		EXPECT_EQ(-ENOENT, r) {
-			TH_LOG("end after the faulting begin: expected ENOENT, got %s (it installed "
-			       "cookie %#llx)", r ? strerror(-r) : "success",
-			       (unsigned long long)ok.cookie);
-		}
+		expect_nothing_installed(_metadata, &before, "the faulting begin");
 		return;
 	}
 	smart_tc_init(&ok, 0, mono_ns() + SEC, MS, 0, 0);
