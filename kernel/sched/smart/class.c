@@ -34,6 +34,7 @@
 #include <linux/irq_work.h>
 #include <linux/mmu_context.h>
 #include "../sched.h"
+#include "../pelt.h"
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/smart.h>
@@ -75,19 +76,36 @@ static inline struct smart_queue *smart_q(struct rq *rq)
 	return &rq->smart.q;
 }
 
-/* The next decision in @delay ns, but no sooner than resolution_ns. */
+#ifdef CONFIG_SMP
+static void smart_update_masks(struct rq *rq);
+#else
+static inline void smart_update_masks(struct rq *rq) { }
+#endif
+
+/*
+ * The next decision in @delay ns.  A timer already due by then stays as
+ * it is: its callback decides and re-arms for the running task
+ * (smart_timer_fn()), so a context switch among tasks with time left in
+ * their quanta costs no reprogramming of the clock event device, only
+ * one early callback per quantum at most.
+ */
 static void smart_start_timer(struct rq *rq, u64 delay)
 {
-	u64 res = READ_ONCE(smart_resolution_ns);
+	struct hrtimer *timer = &rq->smart.timer;
+	ktime_t when;
 
-	hrtimer_start(&rq->smart.timer, ns_to_ktime(max(delay, res)),
-		      HRTIMER_MODE_REL_PINNED_HARD);
+	when = ktime_add_ns(ktime_get(), delay);
+	if (hrtimer_is_queued(timer) &&
+	    ktime_compare(hrtimer_get_expires(timer), when) <= 0)
+		return;
+	hrtimer_start(timer, when, HRTIMER_MODE_ABS_PINNED_HARD);
 }
 
-/* Decide again when @p's quantum ends. */
+/* Decide again when @p's quantum ends, but no sooner than resolution_ns. */
 static void smart_arm_timer(struct rq *rq, struct task_struct *p)
 {
-	smart_start_timer(rq, smart_quantum_left(smart_se(p)));
+	smart_start_timer(rq, max_t(u64, smart_quantum_left(smart_se(p)),
+				    READ_ONCE(smart_resolution_ns)));
 }
 
 static void smart_wait_start(struct rq *rq, struct task_struct *p)
@@ -317,6 +335,51 @@ static void smart_preempt_check(struct rq *rq)
 }
 
 /*
+ * A task woke up (or the decision timer fired): preempt the running task
+ * if another one should run, at once or a little later.  Time constraints,
+ * higher priorities and a rescue preempt at once.  Among conventional
+ * tasks of one priority, as CFS's wake-up granularity and EEVDF's run to
+ * parity do:
+ *
+ *  - a woken task whose BVFT is earlier by no more than resolution_ns of
+ *    the running task's virtual time waits for the end of its quantum
+ *    (the decision timer is armed for it) or for it to block;
+ *  - one that is further ahead (a sleeper with credit) preempts once the
+ *    running task has run resolution_ns since it was picked: the decision
+ *    timer fires then.  A wake-up never waits longer than that.
+ *
+ * Without the first rule every wake-up of a pipe peer preempted the
+ * sender, one switch per message; without the second, every sleeper did:
+ * hackbench ran 2-4 times as long as under EEVDF on 2 CPUs.
+ */
+static void smart_check_preempt(struct rq *rq)
+{
+	struct task_struct *curr = rq->donor, *next;
+	struct smart_entity *cse = smart_se(curr), *nse;
+	u64 res = READ_ONCE(smart_resolution_ns);
+	s64 ran;
+
+	if (curr->sched_class != &smart_sched_class)
+		return;
+	next = smart_next(rq);
+	if (next == curr)
+		return;
+	nse = next ? smart_se(next) : NULL;
+	if (nse && !smart_is_rt(nse) && !smart_is_rt(cse) &&
+	    nse->prio == cse->prio && !rq->smart.rescued) {
+		if ((s64)(cse->bvft - nse->bvft) <=
+		    (s64)smart_scale(res, cse->inv_share))
+			return;
+		ran = rq_clock_task(rq) - rq->smart.slice_start;
+		if (ran < (s64)res) {
+			smart_start_timer(rq, res - ran);
+			return;
+		}
+	}
+	resched_curr(rq);
+}
+
+/*
  * Time constraints.  Each task has one hrtimer for its active constraint
  * (the tasks of a CPU come and go, the constraint goes with the task):
  * it fires at the deadline, to expire the constraint, and while the task
@@ -487,9 +550,15 @@ static enum hrtimer_restart smart_timer_fn(struct hrtimer *timer)
 			/* The rescue slice is over: back to value order. */
 			rq->smart.rescued = NULL;
 			resched_curr(rq);
+		} else if (!test_tsk_need_resched(curr)) {
+			/* A wake-up may have left the decision to us. */
+			smart_check_preempt(rq);
 		}
-		if (!test_tsk_need_resched(curr))
-			smart_arm_timer(rq, curr);
+		/*
+		 * Re-armed even when curr is to be switched out: the pick may
+		 * return it again, and set_next_task_smart() is then not called.
+		 */
+		smart_arm_timer(rq, curr);
 	}
 	rq_unlock(rq, &rf);
 
@@ -517,6 +586,7 @@ static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 	if (!task_current(rq, p))
 		smart_wait_start(rq, p);
 	add_nr_running(rq, 1);
+	smart_update_masks(rq);
 }
 
 static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
@@ -540,6 +610,7 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 	if (rq->smart.rescue_next == p)
 		rq->smart.rescue_next = NULL;
 	sub_nr_running(rq, 1);
+	smart_update_masks(rq);
 	return true;
 }
 
@@ -558,36 +629,11 @@ static void yield_task_smart(struct rq *rq)
 	smart_yield(smart_q(rq), se, &sp);
 }
 
-/*
- * A task woke up on @rq.  Like CFS's wake-up granularity: a woken
- * conventional task of the running task's priority preempts it only if its
- * BVFT is earlier by more than resolution_ns of the running task's virtual
- * time; otherwise the decision waits for the end of the running task's
- * quantum (its timer is already armed) or for it to block.  Sleepers, whose
- * BVFT lags, still preempt at once, as do time constraints and higher
- * priorities.  Without this, every wake-up of a pipe peer preempted the
- * sender, one switch per message: hackbench ran 2.1 times as long as under
- * EEVDF, with 8 times the context switches.
- */
+/* A task woke up on @rq: it may run now, or a little later. */
 static void wakeup_preempt_smart(struct rq *rq, struct task_struct *p, int flags)
 {
-	struct task_struct *curr = rq->donor, *next;
-	struct smart_entity *cse = smart_se(curr), *nse;
-	u64 gran;
-
 	update_curr_smart(rq);
-	if (curr->sched_class != &smart_sched_class)
-		return;
-	next = smart_next(rq);
-	if (next == curr)
-		return;
-	nse = next ? smart_se(next) : NULL;
-	gran = smart_scale(READ_ONCE(smart_resolution_ns), cse->inv_share);
-	if (nse && !smart_is_rt(nse) && !smart_is_rt(cse) &&
-	    nse->prio == cse->prio && !rq->smart.rescued &&
-	    (s64)(cse->bvft - nse->bvft) <= (s64)gran)
-		return;
-	resched_curr(rq);
+	smart_check_preempt(rq);
 }
 
 /* Which step of §3.2 chose @p (for the smart_pick tracepoint). */
@@ -623,6 +669,7 @@ static void put_prev_task_smart(struct rq *rq, struct task_struct *p,
 				struct task_struct *next)
 {
 	update_curr_smart(rq);
+	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 1);
 	rq->smart.rescued = NULL;
 	/*
 	 * Not task_on_rq_queued(): a class or attribute change dequeues the
@@ -641,28 +688,32 @@ static void put_prev_task_smart(struct rq *rq, struct task_struct *p,
 static void set_next_task_smart(struct rq *rq, struct task_struct *p, bool first)
 {
 	p->se.exec_start = rq_clock_task(rq);
+	rq->smart.slice_start = p->se.exec_start;
+	/* The time before was not SMART's (put_prev_task_smart() ends it). */
+	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 0);
 	smart_wait_end(p);
 	if (rq->smart.rescue_next == p) {
 		/* smart_next() chose a starving task: one short slice. */
 		rq->smart.rescue_next = NULL;
 		rq->smart.rescued = p;
 		rq->smart.last_rescue = rq_clock(rq);
-		smart_start_timer(rq, 0);
+		smart_start_timer(rq, READ_ONCE(smart_resolution_ns));
 		return;
 	}
 	smart_arm_timer(rq, p);
 }
 
 #ifdef CONFIG_SMP
-static void smart_kick_balance(struct rq *rq);
+static void smart_kick_balance(struct rq *rq, bool tick);
 #else
-static inline void smart_kick_balance(struct rq *rq) { }
+static inline void smart_kick_balance(struct rq *rq, bool tick) { }
 #endif
 
 static void task_tick_smart(struct rq *rq, struct task_struct *p, int queued)
 {
 	update_curr_smart(rq);
-	smart_kick_balance(rq);
+	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 1);
+	smart_kick_balance(rq, true);
 }
 
 static void switching_to_smart(struct rq *rq, struct task_struct *p)
@@ -693,6 +744,10 @@ static void switching_to_smart(struct rq *rq, struct task_struct *p)
 static void switched_from_smart(struct rq *rq, struct task_struct *p)
 {
 	struct smart_entity *se = smart_se(p);
+
+	/* Its time since the last tick was SMART's. */
+	if (task_current(rq, p))
+		update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 1);
 
 	/* A task asleep on the queue leaves it with the class. */
 	if (se->queue)
@@ -760,6 +815,46 @@ static void task_dead_smart(struct task_struct *p)
 #ifdef CONFIG_SMP
 
 /*
+ * Two global masks keep placement and balancing independent of the
+ * number of CPUs, as rt.c's rto_mask does: smart_busy_mask holds the
+ * CPUs with a runnable SMART task, smart_overload_mask those where one
+ * waits (at least two runnable), and smart_overload_count their number.
+ * A CPU updates its bits only when its own state changes (under its rq
+ * lock, smart_update_masks()); readers take them as hints and check the
+ * CPU they chose.  With no waiting SMART task anywhere the pull path
+ * costs one atomic read.
+ */
+static struct cpumask smart_busy_mask;
+static struct cpumask smart_overload_mask;
+static atomic_t smart_overload_count;
+
+static void smart_update_masks(struct rq *rq)
+{
+	unsigned int nr = smart_q(rq)->nr_runnable;
+	bool busy = nr && cpu_active(cpu_of(rq)), over = busy && nr >= 2;
+
+	if (busy != rq->smart.busy) {
+		rq->smart.busy = busy;
+		if (busy)
+			cpumask_set_cpu(cpu_of(rq), &smart_busy_mask);
+		else
+			cpumask_clear_cpu(cpu_of(rq), &smart_busy_mask);
+	}
+	if (over != rq->smart.overloaded) {
+		rq->smart.overloaded = over;
+		if (over) {
+			cpumask_set_cpu(cpu_of(rq), &smart_overload_mask);
+			/* The bit before the count, as rt_set_overload(). */
+			smp_wmb();
+			atomic_inc(&smart_overload_count);
+		} else {
+			atomic_dec(&smart_overload_count);
+			cpumask_clear_cpu(cpu_of(rq), &smart_overload_mask);
+		}
+	}
+}
+
+/*
  * The load a SMART task meets on @cpu: the tasks of SMART and of the
  * classes above it.  Fair tasks do not count: SMART runs before them
  * (a fair task waiting for the fair server would otherwise keep a CPU
@@ -774,36 +869,87 @@ static unsigned int smart_load(int cpu)
 	       READ_ONCE(rq->dl.dl_nr_running);
 }
 
+static inline bool smart_cpu_ok(struct task_struct *p, int cpu)
+{
+	return cpumask_test_cpu(cpu, p->cpus_ptr) && cpu_active(cpu);
+}
+
 /*
- * Place a waking or new task: its previous CPU if it has nothing else of
- * ours to run (cache, and its sleep credit is there), else the allowed
- * CPU with the fewest runnable tasks.
+ * A CPU @p may run on with no SMART (or RT, DL) task, in the last-level
+ * cache of @prev first: a walk of the words of smart_busy_mask, not of
+ * the CPUs.  Return -1 if there is none.
  */
-static int select_task_rq_smart(struct task_struct *p, int prev_cpu, int wake_flags)
+static int smart_find_free(struct task_struct *p, int prev)
+{
+	struct sched_domain *sd;
+	int cpu;
+
+	rcu_read_lock();
+	sd = rcu_dereference(per_cpu(sd_llc, prev));
+	if (sd) {
+		for_each_cpu_andnot(cpu, sched_domain_span(sd), &smart_busy_mask) {
+			if (smart_cpu_ok(p, cpu) && !smart_load(cpu)) {
+				rcu_read_unlock();
+				return cpu;
+			}
+		}
+	}
+	rcu_read_unlock();
+	for_each_cpu_andnot(cpu, p->cpus_ptr, &smart_busy_mask) {
+		if (cpu_active(cpu) && !smart_load(cpu))
+			return cpu;
+	}
+	return -1;
+}
+
+/* The allowed CPU with the fewest runnable tasks, @best on a tie. */
+static int smart_least_loaded(struct task_struct *p, int best)
 {
 	unsigned int best_nr = UINT_MAX;
-	int cpu, best = prev_cpu;
+	int cpu;
 
-	if (!(wake_flags & (WF_TTWU | WF_FORK | WF_EXEC)))
-		return prev_cpu;
-
-	if (cpumask_test_cpu(prev_cpu, p->cpus_ptr) && cpu_active(prev_cpu)) {
-		best_nr = smart_load(prev_cpu);
-		if (!best_nr)
-			return prev_cpu;
-	}
-
+	if (best >= 0)
+		best_nr = smart_load(best);
 	for_each_cpu_and(cpu, p->cpus_ptr, cpu_active_mask) {
 		unsigned int nr = smart_load(cpu);
 
 		if (nr < best_nr) {
 			best_nr = nr;
 			best = cpu;
-			if (!nr)
-				break;
 		}
 	}
 	return best;
+}
+
+/*
+ * Place a waking or new task:
+ *  1. its previous CPU if nothing of ours runs there (cache, and its
+ *     sleep credit is there);
+ *  2. else a CPU with nothing of ours, in the previous CPU's LLC first;
+ *  3. else, at fork and exec, the least loaded allowed CPU (one walk of
+ *     the CPUs per new program, as fair's fork balancing);
+ *  4. else, at wake-up, the previous CPU, or the waker's if that has at
+ *     least two tasks fewer (wake-affine).  Uneven busy CPUs are evened
+ *     by the tick (smart_kick_balance()), not at every wake-up.
+ */
+static int select_task_rq_smart(struct task_struct *p, int prev_cpu, int wake_flags)
+{
+	int this_cpu = smp_processor_id(), cpu;
+	bool prev_ok = smart_cpu_ok(p, prev_cpu);
+
+	if (!(wake_flags & (WF_TTWU | WF_FORK | WF_EXEC)))
+		return prev_cpu;
+	if (prev_ok && !smart_load(prev_cpu))
+		return prev_cpu;
+	cpu = smart_find_free(p, prev_cpu);
+	if (cpu >= 0)
+		return cpu;
+	if (!prev_ok || (wake_flags & (WF_FORK | WF_EXEC)))
+		return smart_least_loaded(p, prev_ok ? prev_cpu : -1);
+	if (this_cpu != prev_cpu && smart_cpu_ok(p, this_cpu) &&
+	    smart_load(this_cpu) + 2 <= smart_load(prev_cpu))
+		return this_cpu;
+	return prev_cpu;
 }
 
 /*
@@ -866,30 +1012,38 @@ static inline bool smart_imbalanced(unsigned int src_nr, unsigned int dst_nr)
 	return src_nr >= dst_nr + 2;
 }
 
+/* Overloaded CPUs a pull looks at: its cost must not grow with the CPUs. */
+#define SMART_PULL_PROBES	4
+
 /*
- * Pull one task from the CPU with the most runnable SMART tasks if that
- * evens the load.  Called with @rq locked and unpinned; may drop and
- * retake the lock.
+ * Pull one task from an overloaded CPU if that evens the load: the first
+ * of at most SMART_PULL_PROBES overloaded CPUs, from this one on, that
+ * has at least two runnable SMART tasks more than this one.  Called with
+ * @rq locked and unpinned; may drop and retake the lock.
  */
 static void smart_pull(struct rq *rq)
 {
-	int this_cpu = cpu_of(rq), cpu;
-	unsigned int most = 0;
+	int this_cpu = cpu_of(rq), cpu, probes = 0;
+	unsigned int here = smart_load(this_cpu);
 	struct task_struct *p;
 	struct rq *src = NULL;
 
-	for_each_cpu(cpu, cpu_active_mask) {
-		unsigned int nr;
-
+	if (!atomic_read(&smart_overload_count))
+		return;
+	/* The count before the mask, as pull_rt_task(). */
+	smp_rmb();
+	for_each_cpu_wrap(cpu, &smart_overload_mask, this_cpu + 1) {
 		if (cpu == this_cpu)
 			continue;
-		nr = READ_ONCE(cpu_rq(cpu)->smart.q.nr_runnable);
-		if (nr > most) {
-			most = nr;
+		if (smart_imbalanced(READ_ONCE(cpu_rq(cpu)->smart.q.nr_runnable),
+				     here)) {
 			src = cpu_rq(cpu);
+			break;
 		}
+		if (++probes >= SMART_PULL_PROBES)
+			break;
 	}
-	if (!src || !smart_imbalanced(most, smart_load(this_cpu)))
+	if (!src)
 		return;
 
 	double_lock_balance(rq, src);
@@ -908,7 +1062,7 @@ static void smart_pull(struct rq *rq)
 
 /*
  * Before a pick: a CPU about to idle, or one another CPU kicked, pulls.
- * Busy CPUs that nobody kicked skip the scan of the other CPUs.
+ * Busy CPUs that nobody kicked skip it.
  */
 static int balance_smart(struct rq *rq, struct task_struct *prev,
 			 struct rq_flags *rf)
@@ -957,45 +1111,66 @@ static void smart_kick(int cpu)
 		atomic_set(pending, 0);		/* went offline */
 }
 
-/*
- * @rq has tasks waiting: if a CPU that may run the most important of
- * them is idle or has at least two SMART tasks fewer, kick it so that it
- * pulls.  Called with @rq locked; takes no other rq lock.
- */
-static void smart_kick_balance(struct rq *rq)
+/* The most important waiting task of @rq that may migrate, or NULL. */
+static struct task_struct *smart_first_movable(struct rq *rq)
 {
-	unsigned int nr = smart_q(rq)->nr_runnable, best_nr;
-	struct task_struct *curr = rq->donor;
-	int cpu, best = -1;
+	unsigned int seen = 0;
 	struct rb_node *n;
 
-	if (nr < 2)
-		return;
-
-	for (n = rb_first_cached(&smart_q(rq)->tree); n; n = rb_next(n)) {
+	for (n = rb_first_cached(&smart_q(rq)->tree); n && seen < SMART_WS_MAX;
+	     n = rb_next(n), seen++) {
 		struct task_struct *p =
 			smart_task_of(rb_entry(n, struct smart_entity, node));
 
-		if (p == curr || is_migration_disabled(p))
-			continue;
-		best_nr = nr - 1;
-		for_each_cpu_and(cpu, p->cpus_ptr, cpu_active_mask) {
-			unsigned int other = smart_load(cpu);
+		if (p != rq->curr && !is_migration_disabled(p))
+			return p;
+	}
+	return NULL;
+}
 
-			if (cpu != cpu_of(rq) && other < best_nr) {
-				best_nr = other;
-				best = cpu;
-			}
-		}
-		if (best >= 0 && smart_imbalanced(nr, best_nr))
-			smart_kick(best);
+/*
+ * @rq has tasks waiting: kick a CPU that may run the most important
+ * movable one and has no SMART task, so that it pulls.  At the tick
+ * (@tick), if there is none, compare with the next CPU in turn (one CPU
+ * per tick, whatever their number) and kick it if it has at least two
+ * tasks fewer: uneven busy CPUs are evened within nr_cpus ticks.  Called
+ * with @rq locked; takes no other rq lock.
+ */
+static void smart_kick_balance(struct rq *rq, bool tick)
+{
+	unsigned int nr = smart_q(rq)->nr_runnable;
+	struct task_struct *p;
+	int cpu;
+
+	if (nr < 2)
+		return;
+	p = smart_first_movable(rq);
+	if (!p)
+		return;
+	cpu = smart_find_free(p, cpu_of(rq));
+	if (cpu >= 0 && cpu != cpu_of(rq)) {
+		smart_kick(cpu);
 		return;
 	}
+	if (!tick)
+		return;
+	cpu = cpumask_next(rq->smart.probe, p->cpus_ptr);
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(p->cpus_ptr);
+	rq->smart.probe = cpu;
+	if (cpu != cpu_of(rq) && cpu_active(cpu) &&
+	    smart_imbalanced(nr, smart_load(cpu)))
+		smart_kick(cpu);
 }
 
 static void task_woken_smart(struct rq *rq, struct task_struct *p)
 {
-	smart_kick_balance(rq);
+	smart_kick_balance(rq, false);
+}
+
+static void rq_online_smart(struct rq *rq)
+{
+	smart_update_masks(rq);
 }
 
 static void rq_offline_smart(struct rq *rq)
@@ -1005,6 +1180,8 @@ static void rq_offline_smart(struct rq *rq)
 	/* Sleepers of a CPU going away leave its queue with their lag. */
 	list_for_each_entry_safe(se, tmp, &smart_q(rq)->sleepers, sleep_node)
 		smart_leave(smart_q(rq), se);
+	/* cpu_active() is already false: the CPU leaves the masks. */
+	smart_update_masks(rq);
 }
 
 #endif /* CONFIG_SMP */
@@ -1013,7 +1190,7 @@ void init_smart_rq(struct rq *rq)
 {
 	smart_queue_init(&rq->smart.q);
 	INIT_LIST_HEAD(&rq->smart.waiters);
-	hrtimer_init(&rq->smart.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	hrtimer_init(&rq->smart.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
 	rq->smart.timer.function = smart_timer_fn;
 }
 
@@ -1147,6 +1324,52 @@ void sched_smart_exec(bool secureexec)
 	spin_unlock_irq(&p->sighand->siglock);
 }
 
+/**
+ * sched_smart_can_stop_tick() - may a nohz_full CPU stop its tick?
+ * @rq: the CPU's rq, locked
+ *
+ * The decision timer ends quanta, but the tick also charges the running
+ * task and evens the load between CPUs: it keeps running while SMART
+ * tasks compete for the CPU.
+ *
+ * Return: true if at most one SMART task is runnable on @rq.
+ */
+bool sched_smart_can_stop_tick(struct rq *rq)
+{
+	return smart_q(rq)->nr_runnable <= 1;
+}
+
+#ifdef CONFIG_SCHED_CORE
+/**
+ * smart_prio_less() - order two SMART tasks for core scheduling
+ * @a:	a task
+ * @b:	a task, maybe on a sibling CPU's queue
+ *
+ * The value tuple (§3.1) across queues: the SMART priority first, then a
+ * time constraint whose estimate is not used up, then the BVFT relative
+ * to the virtual time of the task's own queue (virtual times of two CPUs
+ * are unrelated, as fair's vruntimes are, which cfs_prio_less() meets
+ * the same way).
+ *
+ * Return: true if @a should run after @b.
+ */
+bool smart_prio_less(const struct task_struct *a, const struct task_struct *b)
+{
+	const struct smart_entity *sa = &a->smart.core, *sb = &b->smart.core;
+	s64 ra = 0, rb = 0;
+
+	if (sa->prio != sb->prio)
+		return sa->prio < sb->prio;
+	if (smart_is_rt(sa) != smart_is_rt(sb))
+		return smart_is_rt(sb);
+	if (sa->queue)
+		ra = sa->bvft - smart_level_of(sa->queue, sa)->vtime;
+	if (sb->queue)
+		rb = sb->bvft - smart_level_of(sb->queue, sb)->vtime;
+	return ra > rb;
+}
+#endif
+
 DEFINE_SCHED_CLASS(smart) = {
 	.enqueue_task		= enqueue_task_smart,
 	.dequeue_task		= dequeue_task_smart,
@@ -1163,6 +1386,7 @@ DEFINE_SCHED_CLASS(smart) = {
 	.migrate_task_rq	= migrate_task_rq_smart,
 	.task_woken		= task_woken_smart,
 	.set_cpus_allowed	= set_cpus_allowed_common,
+	.rq_online		= rq_online_smart,
 	.rq_offline		= rq_offline_smart,
 #endif
 

@@ -24,7 +24,11 @@ struct task_struct;
  * @timer:	decision timer: fires at the running task's quantum end with
  *		resolution_ns granularity, independent of HZ
  * @kicked:	another CPU asked this one to pull (balance_smart())
+ * @busy:	this CPU is in smart_busy_mask: it has runnable SMART tasks
+ * @overloaded:	this CPU is in smart_overload_mask: a SMART task waits
+ * @probe:	the next CPU the tick compares its load with
  * @waiters:	runnable tasks that are not running, longest waiting first
+ * @slice_start: rq_clock_task() when the running task was picked
  * @last_rescue: when a starving task was last run out of value order
  * @rescue_next: the task smart_next() picked out of value order
  * @rescued:	the task running its rescue slice, if any
@@ -38,7 +42,11 @@ struct smart_rq {
 	struct smart_queue q;
 	struct hrtimer timer;
 	bool kicked;
+	bool busy;
+	bool overloaded;
+	int probe;
 	struct list_head waiters;
+	u64 slice_start;
 	u64 last_rescue;
 	struct task_struct *rescue_next;
 	struct task_struct *rescued;
@@ -138,6 +146,12 @@ static inline void smart_proc_show_task(struct task_struct *p,
 					struct seq_file *m) { }
 #endif
 
+bool sched_smart_can_stop_tick(struct rq *rq);
+
+#ifdef CONFIG_SCHED_CORE
+bool smart_prio_less(const struct task_struct *a, const struct task_struct *b);
+#endif
+
 /* Time constraints (class.c), called with the task's rq locked. */
 u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why);
 struct smart_entity *smart_decide(struct rq *rq);
@@ -157,6 +171,7 @@ static inline bool smart_setscheduler_needs_priv(struct task_struct *p,
 }
 static inline void init_smart_rq(struct rq *rq) { }
 static inline void sched_smart_fork(struct task_struct *p) { }
+static inline bool sched_smart_can_stop_tick(struct rq *rq) { return true; }
 struct seq_file;
 static inline void smart_proc_show_task(struct task_struct *p,
 					struct seq_file *m) { }
