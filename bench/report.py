@@ -71,6 +71,7 @@ RECORD_KEYS = {
     "pick": ("label", "runnable", "constrained"),
     "syscall": ("label", "call"),
     "wakeup": ("label", "tool", "load"),
+    "throughput": ("label", "workload", "cpus", "clock"),
 }
 
 # SMART paper, Table 2: % CPU of News audio and Typing run alone. The ideal
@@ -140,6 +141,7 @@ TARGET_BERATE_MISSED_PCT = 0.5          # cases 1-5, SMART constraints
 TARGET_BERATE_CASES = range(1, 6)
 TARGET_CTXSW_RATIO = 1.10               # SMART / EEVDF
 TARGET_PICK_RATIO = 2.0                 # cost(1000 runnable) / cost(10)
+TARGET_THROUGHPUT_RATIO = 1.05          # SMP elapsed time SMART / EEVDF
 PICK_SMALL, PICK_LARGE = 10, 1000
 
 #: One row of a targets table; ok is True, False or None (cannot tell).
@@ -998,6 +1000,56 @@ def section_overheads(res, targets):
     return lines
 
 
+def section_throughput(res, targets):
+    """SMP throughput: hackbench and perf bench sched, SMART vs EEVDF."""
+    lines = ["## SMP throughput (hackbench, perf bench sched)", ""]
+    recs = res.get("throughput")
+    if not recs:
+        return lines + ["Not run (no `throughput` records).", ""]
+    own = []
+    lines += ["Elapsed time (median of the runs), and the context switches "
+              "and migrations of the whole machine per run. SMART runs "
+              "under `smartctl run` in the opt-in boot, SMART-all in a "
+              "`sched_smart=all` boot; both are compared with EEVDF of the "
+              "opt-in boot under the same clock.", ""]
+    keys = sorted({(r.get("clock"), r.get("cpus")) for r in recs},
+                  key=lambda k: (str(k[0]), num(k[1]) or 0))
+    for clock, cpus in keys:
+        sub = [r for r in recs if r.get("clock") == clock
+               and r.get("cpus") == cpus]
+        by = {(r.get("workload"), r.get("label")): r for r in sub}
+        work = []
+        for r in sub:
+            if r.get("workload") not in work:
+                work.append(r.get("workload"))
+        rows = []
+        for w in work:
+            e = by.get((w, "EEVDF"), {})
+            row_ = [w]
+            for lb in ("EEVDF", "SMART", "SMART-all"):
+                r = by.get((w, lb), {})
+                row_ += [fmt(r.get("seconds"), 3),
+                         fmt_int(r.get("context_switches")),
+                         fmt_int(r.get("migrations"))]
+            for lb in ("SMART", "SMART-all"):
+                q = ratio(by.get((w, lb), {}).get("seconds"), e.get("seconds"))
+                row_.append(fmt(q, 2))
+                if q is not None:
+                    own.append(Target("throughput", "%s %s, %s vCPUs, %s: "
+                                      "%s/EEVDF ≤ %.2f" % (w, lb, cpus, clock,
+                                                           lb,
+                                                           TARGET_THROUGHPUT_RATIO),
+                                      fmt(q, 2), q <= TARGET_THROUGHPUT_RATIO))
+            rows.append(row_)
+        lines += ["### %s vCPUs, clock %s" % (fmt_int(cpus), clock), ""]
+        lines += md_table(["workload", "EEVDF s", "ctxsw", "migr",
+                           "SMART s", "ctxsw", "migr", "SMART-all s", "ctxsw",
+                           "migr", "SMART/EEVDF", "SMART-all/EEVDF"], rows)
+    targets.extend(own)
+    lines += ["### Targets (throughput)", ""] + targets_table(own)
+    return lines
+
+
 PLOT_CAPTIONS = {
     "fig3.png": "Figure 3 style: CPU allocation, video quality, Typing",
     "fig5.png": "Figure 5 style: the same per phase",
@@ -1091,6 +1143,9 @@ def csv_rows(res):
     overhead = {  # experiment: (parameter keys, [(metric, unit)])
         "ctxsw": (("method",), [("us_per_switch", "us")]),
         "hackbench": (("groups", "loops"), [("seconds", "s")]),
+        "throughput": (("workload", "cpus", "clock"),
+                       [("seconds", "s"), ("context_switches", "switches"),
+                        ("migrations", "migrations")]),
         "pick": (("runnable", "constrained"), [("us_per_switch", "us")]),
         "syscall": (("call",), [("ns_per_call", "ns")]),
         "wakeup": (("tool", "load"), [(k, "us") for k in
@@ -1479,7 +1534,7 @@ def main(argv=None):
     targets = []
     body = []
     for section in (section_fig3, section_fig5, section_berate,
-                    section_overheads):
+                    section_overheads, section_throughput):
         body += section(res, targets)
     plots = write_plots(res, outdir)
     body += section_plots(plots)

@@ -12,8 +12,8 @@
 #              with a time constraint
 #   syscall    smart_* calls and sched_getattr         raw/syscall-SMART-<call>.json
 #   wakeup     wakelat with 2 hogs, SMART/EEVDF/FIFO   raw/wakeup-<label>.json
-#   hackbench  Debian's hackbench -p (pipes: the       raw/hackbench-<label>.json
-#              guest kernel has no AF_UNIX), SMART (smartctl run) / EEVDF
+#   hackbench  Debian's hackbench -p (pipes; sockets raw/hackbench-<label>.json
+#              in throughput.sh), SMART (smartctl run) / EEVDF
 #
 # MODE: smoke (< 20 s of guest time, for `make test`), quick (about a
 # minute), full (a few minutes). The labels are interleaved (ABBA order)

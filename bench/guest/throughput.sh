@@ -3,7 +3,7 @@
 # communication-heavy batch work, SMART against EEVDF in the same boot
 # (issue 11), one JSON record per workload and label (bench/SCHEMA.md):
 #
-#   sh bench/guest/throughput.sh MODE OUTDIR [LABELS]
+#   sh bench/guest/throughput.sh MODE OUTDIR [LABELS [CLOCK]]
 #
 #   hackbench   Debian's hackbench, -g 4: pipe and socket, processes and
 #               threads
@@ -16,20 +16,25 @@
 # boot.  Each workload runs REPS times per label in ABBA order; the record
 # has every run's time and the median, and the context switches and
 # migrations of the whole machine during the runs (perf stat -a).
+# CLOCK (default "unknown") names QEMU's clock in the record and the file
+# name (scripts/bench passes icount1 or noicount).
 #
 # MODE: smoke (seconds), quick (about 5 minutes at 2 vCPUs), full.
+# TP_WORKLOADS and TP_REPS (environment) run a subset, or more or fewer
+# repetitions.
 # Exit status: 0 when every run produced its record; 1 otherwise.
 set -u
 usage="usage: throughput.sh smoke|quick|full OUTDIR [LABELS]"
 mode=${1:?$usage}
 out=${2:?$usage}
 labels=${3:-SMART EEVDF}
+clock=${4:-unknown}
 export PATH=/opt/smart/bin:$PATH
 
 case $mode in
 smoke) reps=1 loops=20 mloops=5 ploops=2000 ;;
-quick) reps=3 loops=1000 mloops=100 ploops=50000 ;;
-full) reps=5 loops=1000 mloops=200 ploops=200000 ;;
+quick) reps=1 loops=1000 mloops=100 ploops=50000 ;;
+full) reps=3 loops=1000 mloops=200 ploops=200000 ;;
 *) echo "throughput.sh: unknown mode '$mode'" >&2; exit 2 ;;
 esac
 mkdir -p "$out/raw" || exit 1
@@ -49,8 +54,9 @@ wl_cmd() {
 	perf-pipe) echo "perf bench -f simple sched pipe -l $ploops" ;;
 	esac
 }
-workloads="hackbench-pipe-process hackbench-pipe-thread hackbench-socket-process
-hackbench-socket-thread perf-messaging perf-pipe"
+workloads=${TP_WORKLOADS:-"hackbench-pipe-process hackbench-pipe-thread hackbench-socket-process
+hackbench-socket-thread perf-messaging perf-pipe"}
+reps=${TP_REPS:-$reps}
 
 prefix() { # LABEL -> command prefix
 	case $1 in
@@ -99,15 +105,15 @@ for w in $workloads; do
 			continue
 		fi
 		rl=$(recl "$l")
-		echo $r | awk -v w="$w" -v l="$rl" -v c="$ncpu" -v b="$boot" '{
+		echo $r | awk -v w="$w" -v l="$rl" -v c="$ncpu" -v b="$boot" -v k="$clock" '{
 			n = NF / 3
 			for (i = 0; i < n; i++) { t[i] = $(3 * i + 1); cs += $(3 * i + 2); mg += $(3 * i + 3) }
 			for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (t[j] < t[i]) { x = t[i]; t[i] = t[j]; t[j] = x }
 			med = (n % 2) ? t[int(n / 2)] : (t[n / 2 - 1] + t[n / 2]) / 2
 			runs = ""
 			for (i = 0; i < n; i++) { runs = runs (i ? "," : "") $(3 * i + 1); tot += $(3 * i + 1) }
-			printf "{\"schema\":1,\"experiment\":\"throughput\",\"label\":\"%s\",\"workload\":\"%s\",\"duration_s\":%.3f,\"cpus\":%d,\"boot\":\"%s\",\"seconds\":%s,\"runs\":[%s],\"context_switches\":%d,\"migrations\":%d}\n", l, w, tot, c, b, med, runs, cs / n, mg / n
-		}' >"$out/raw/throughput-$w-$rl-c$ncpu.json"
+			printf "{\"schema\":1,\"experiment\":\"throughput\",\"label\":\"%s\",\"workload\":\"%s\",\"duration_s\":%.3f,\"cpus\":%d,\"boot\":\"%s\",\"clock\":\"%s\",\"seconds\":%s,\"runs\":[%s],\"context_switches\":%d,\"migrations\":%d}\n", l, w, tot, c, b, k, med, runs, cs / n, mg / n
+		}' >"$out/raw/throughput-$w-$rl-c$ncpu-$clock.json"
 	done
 done
 if [ -n "$failed" ]; then

@@ -106,6 +106,13 @@ def main():
         check(any(r.get("experiment") == e for r in recs.values()),
               f"overheads: a {e} record")
 
+    tp = [r for r in recs.values() if r.get("experiment") == "throughput"]
+    for label in ["SMART", "EEVDF", "SMART-all"]:
+        mine = [r for r in tp if r.get("label") == label]
+        check(len(mine) >= 6 and all(r.get("cpus") == 2 and r.get("seconds", 0) > 0
+                                     and r.get("context_switches", 0) > 0 for r in mine),
+              f"throughput: six workloads on 2 vCPUs under {label} ({len(mine)} records)")
+
     for f in ["report.md", "results.csv", "results.json", "fig3.png", "fig5.png", "berate.png"]:
         p = os.path.join(d, f)
         ok = os.path.isfile(p) and os.path.getsize(p) > 0

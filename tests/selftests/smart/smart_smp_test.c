@@ -8,6 +8,9 @@
  *                   the balancer has reason to move things around
  *   hotplug         CPU 1 goes offline and comes back under SMART load: no
  *                   hog is lost, every hog keeps accumulating CPU time
+ *   fair_start      opt-in: a fair thread created while a SMART hog holds
+ *                   CPU 0 starts within 20 ms when another CPU is idle
+ *                   (SMART's run time is visible to fair through PELT)
  */
 #include "kselftest_harness.h"
 #include "smart_util.h"
@@ -113,6 +116,10 @@ TEST_F(smp, fair_unpinned)
 		TH_LOG("hog %d: %.1f ms = %.1f%% of a CPU, %.2f x the mean, on CPU %d",
 		       i, ms(hog_delta(&self->h, i)), 100 * util, rel,
 		       stat_cpu(self->h.pid[i]));
+		if (smart_smoke()) {
+			EXPECT_GT(hog_delta(&self->h, i), 0);
+			continue;
+		}
 		EXPECT_TRUE(util / 0.5 - 1 <= 0.10 && util / 0.5 - 1 >= -0.10) {
 			TH_LOG("hog %d: expected 50%% +-10%% (relative) of a CPU, got %.1f%%",
 			       i, 100 * util);
@@ -268,6 +275,52 @@ TEST_F_TIMEOUT(smp, hotplug, 120)
 			       "expected > 1.5 (CPU 1 not used again?)", (double)total / wall);
 		}
 	}
+}
+
+/* ------------------------------------------------------------------ */
+
+#define START_ROUNDS	20
+#define START_MAX_NS	(20 * NSEC_PER_MSEC)
+
+static void *start_body(void *arg)
+{
+	*(volatile long long *)arg = mono_ns();
+	return NULL;
+}
+
+TEST_F(smp, fair_start)
+{
+	long long worst = 0, sum = 0;
+	int i, late = 0;
+
+	if (smart_mode() != 0)
+		SKIP(return, "opt-in mode only (in all mode every thread is SMART)");
+	if (smart_smoke())
+		SKIP(return, "timing is not checked in a smoke run");
+	/* The test process stays SCHED_NORMAL and free to run anywhere. */
+	smart_hog(_metadata, &self->h, 1UL << 0, NULL, NULL);
+	hogs_go(&self->h);
+	sleep_ns(300 * NSEC_PER_MSEC);	/* the hog's PELT signal settles */
+
+	for (i = 0; i < START_ROUNDS; i++) {
+		long long t0, started = 0, d;
+		pthread_t th;
+
+		sleep_ns(20 * NSEC_PER_MSEC);
+		t0 = mono_ns();
+		ASSERT_EQ(0, pthread_create(&th, NULL, start_body, &started));
+		ASSERT_EQ(0, pthread_join(th, NULL));
+		d = started - t0;
+		sum += d;
+		if (d > worst)
+			worst = d;
+		if (d > START_MAX_NS)
+			late++;
+	}
+	TH_LOG("fair thread start delay beside a SMART hog on CPU 0: mean %.2f ms, worst %.2f ms, %d of %d over %.0f ms",
+	       ms(sum / START_ROUNDS), ms(worst), late, START_ROUNDS,
+	       ms(START_MAX_NS));
+	EXPECT_LE(worst, START_MAX_NS);
 }
 
 TEST_HARNESS_MAIN

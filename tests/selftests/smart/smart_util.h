@@ -71,6 +71,17 @@
 /* ------------------------------------------------------------------ */
 /* Feature detection and syscall wrappers                              */
 
+/*
+ * A smoke run (SMART_SMOKE set: many vCPUs on fewer host CPUs): tests
+ * check correctness and progress but do not assert timing.
+ */
+static inline bool smart_smoke(void)
+{
+	const char *v = getenv("SMART_SMOKE");
+
+	return v && *v && strcmp(v, "0");
+}
+
 static inline bool smart_present(void)
 {
 	return access(SMART_SYSCTL_MODE, F_OK) == 0;
