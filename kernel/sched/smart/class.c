@@ -101,9 +101,17 @@ static void smart_start_timer(struct rq *rq, u64 delay)
 	hrtimer_start(timer, when, HRTIMER_MODE_ABS_PINNED_HARD);
 }
 
-/* Decide again when @p's quantum ends, but no sooner than resolution_ns. */
+/*
+ * Decide again when @p's quantum ends, but no sooner than resolution_ns,
+ * if another SMART task could then run instead: alone on the CPU, @p is
+ * charged its quanta at the next event as exactly (smart_charge() moves
+ * its BVFT once per quantum), and a task that joins it re-arms the timer
+ * (smart_check_preempt(), pick_task_smart()).
+ */
 static void smart_arm_timer(struct rq *rq, struct task_struct *p)
 {
+	if (smart_q(rq)->nr_runnable < 2)
+		return;
 	smart_start_timer(rq, max_t(u64, smart_quantum_left(smart_se(p)),
 				    READ_ONCE(smart_resolution_ns)));
 }
@@ -367,10 +375,12 @@ static void smart_check_preempt(struct rq *rq)
 	nse = next ? smart_se(next) : NULL;
 	if (nse && !smart_is_rt(nse) && !smart_is_rt(cse) &&
 	    nse->prio == cse->prio && !rq->smart.rescued) {
-		if ((s64)(cse->bvft - nse->bvft) <=
-		    (s64)smart_scale(res, cse->inv_share))
-			return;
 		ran = rq_clock_task(rq) - rq->smart.slice_start;
+		if ((s64)(cse->bvft - nse->bvft) <=
+		    (s64)smart_scale(res, cse->inv_share)) {
+			smart_arm_timer(rq, curr);
+			return;
+		}
 		if (ran < (s64)res) {
 			smart_start_timer(rq, res - ran);
 			return;
@@ -659,6 +669,9 @@ static struct task_struct *pick_task_smart(struct rq *rq)
 
 	update_curr_smart(rq);
 	p = smart_next(rq);
+	/* The pick keeps the running task: set_next_task_smart() is not called. */
+	if (p && p == rq->curr && cpu_of(rq) == smp_processor_id())
+		smart_arm_timer(rq, p);
 	if (p && trace_smart_pick_enabled())
 		trace_smart_pick(cpu_of(rq), p, smart_pick_reason(rq, p),
 				 rq->smart.ws.nr);
