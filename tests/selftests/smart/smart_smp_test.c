@@ -8,12 +8,13 @@
  *                   the balancer has reason to move things around
  *   hotplug         CPU 1 goes offline and comes back under SMART load: no
  *                   hog is lost, every hog keeps accumulating CPU time
- *   fair_start      opt-in: a fair thread created while a SMART hog holds
- *                   CPU 0 starts within 20 ms when another CPU is idle
+ *   fair_start      opt-in: a fair thread woken onto CPU 0, where a SMART
+ *                   hog runs, starts within 20 ms while CPU 1 is idle
  *                   (SMART's run time is visible to fair through PELT)
  */
 #include "kselftest_harness.h"
 #include "smart_util.h"
+#include <sys/eventfd.h>
 
 #define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
 
@@ -279,45 +280,85 @@ TEST_F_TIMEOUT(smp, hotplug, 120)
 
 /* ------------------------------------------------------------------ */
 
-#define START_ROUNDS	20
+#define START_ROUNDS	5
 #define START_MAX_NS	(20 * NSEC_PER_MSEC)
 
+struct start_shared {
+	int go;			/* eventfd: main -> thread, "run now" */
+	int ready;		/* eventfd: thread -> main, "on CPU 0, about to wait" */
+	pid_t tid;
+	volatile long long woke[START_ROUNDS];
+};
+
+/*
+ * A fair thread that last ran on CPU 0 (pinned there, then allowed
+ * everywhere while it sleeps) and is woken from CPU 1: its wake-up
+ * places it on CPU 0, behind the SMART hog, and fair's balancer must
+ * move it to the idle CPU 1.  The wake-up is not synchronous (eventfd),
+ * so fair's wake-affine does not move it at once.
+ */
 static void *start_body(void *arg)
 {
-	*(volatile long long *)arg = mono_ns();
+	struct start_shared *sh = arg;
+	uint64_t v = 1;
+	int i;
+
+	sh->tid = sys_gettid();
+	for (i = 0; i < START_ROUNDS; i++) {
+		if (pin_to(0, 0))
+			return NULL;
+		if (write(sh->ready, &v, sizeof(v)) != sizeof(v) ||
+		    read(sh->go, &v, sizeof(v)) != sizeof(v))
+			return NULL;
+		sh->woke[i] = mono_ns();
+	}
 	return NULL;
 }
 
 TEST_F(smp, fair_start)
 {
+	struct start_shared sh = { .go = eventfd(0, 0), .ready = eventfd(0, 0) };
 	long long worst = 0, sum = 0;
+	uint64_t v = 1;
+	pthread_t th;
 	int i, late = 0;
 
 	if (smart_mode() != 0)
 		SKIP(return, "opt-in mode only (in all mode every thread is SMART)");
 	if (smart_smoke())
 		SKIP(return, "timing is not checked in a smoke run");
-	/* The test process stays SCHED_NORMAL and free to run anywhere. */
+	ASSERT_GE(sh.go, 0);
+	ASSERT_GE(sh.ready, 0);
+	/* The test process stays SCHED_NORMAL; it wakes the thread from CPU 1. */
+	ASSERT_EQ(0, pin_to(0, 1));
 	smart_hog(_metadata, &self->h, 1UL << 0, NULL, NULL);
 	hogs_go(&self->h);
 	sleep_ns(300 * NSEC_PER_MSEC);	/* the hog's PELT signal settles */
+	ASSERT_EQ(0, pthread_create(&th, NULL, start_body, &sh));
 
 	for (i = 0; i < START_ROUNDS; i++) {
-		long long t0, started = 0, d;
-		pthread_t th;
+		long long t0, d;
 
+		/* It got to CPU 0 and is about to block: let it go anywhere. */
+		ASSERT_EQ((ssize_t)sizeof(v), read(sh.ready, &v, sizeof(v)));
 		sleep_ns(20 * NSEC_PER_MSEC);
+		ASSERT_EQ(0, pin_mask(sh.tid, 0));
 		t0 = mono_ns();
-		ASSERT_EQ(0, pthread_create(&th, NULL, start_body, &started));
-		ASSERT_EQ(0, pthread_join(th, NULL));
-		d = started - t0;
+		ASSERT_EQ((ssize_t)sizeof(v), write(sh.go, &v, sizeof(v)));
+		while (!sh.woke[i] && mono_ns() - t0 < 5 * NSEC_PER_SEC)
+			sleep_ns(NSEC_PER_MSEC);
+		ASSERT_NE(0, sh.woke[i]);
+		d = sh.woke[i] - t0;
 		sum += d;
 		if (d > worst)
 			worst = d;
 		if (d > START_MAX_NS)
 			late++;
 	}
-	TH_LOG("fair thread start delay beside a SMART hog on CPU 0: mean %.2f ms, worst %.2f ms, %d of %d over %.0f ms",
+	pthread_join(th, NULL);
+	close(sh.go);
+	close(sh.ready);
+	TH_LOG("fair thread woken beside a SMART hog on CPU 0, CPU 1 idle: start after mean %.2f ms, worst %.2f ms, %d of %d over %.0f ms",
 	       ms(sum / START_ROUNDS), ms(worst), late, START_ROUNDS,
 	       ms(START_MAX_NS));
 	EXPECT_LE(worst, START_MAX_NS);
