@@ -346,15 +346,17 @@ static void smart_preempt_check(struct rq *rq)
  * A task woke up (or the decision timer fired): preempt the running task
  * if another one should run, at once or a little later.  Time constraints,
  * higher priorities and a rescue preempt at once.  Among conventional
- * tasks of one priority, as CFS's wake-up granularity and EEVDF's run to
- * parity do:
+ * tasks of one priority, in the manner of CFS's wake-up granularity and
+ * EEVDF's run to parity:
  *
  *  - a woken task whose BVFT is earlier by no more than resolution_ns of
  *    the running task's virtual time waits for the end of its quantum
  *    (the decision timer is armed for it) or for it to block;
- *  - one that is further ahead (a sleeper with credit) preempts once the
- *    running task has run resolution_ns since it was picked: the decision
- *    timer fires then.  A wake-up never waits longer than that.
+ *  - one that is further ahead (a sleeper with credit) preempts at once,
+ *    but a CPU takes at most one such preemption per resolution_ns: a
+ *    later one is decided by the decision timer, resolution_ns after the
+ *    last.  A wake-up never waits longer than that, and a sleeper that
+ *    wakes less often preempts at once.
  *
  * Without the first rule every wake-up of a pipe peer preempted the
  * sender, one switch per message; without the second, every sleeper did:
@@ -365,7 +367,7 @@ static void smart_check_preempt(struct rq *rq)
 	struct task_struct *curr = rq->donor, *next;
 	struct smart_entity *cse = smart_se(curr), *nse;
 	u64 res = READ_ONCE(smart_resolution_ns);
-	s64 ran;
+	s64 since;
 
 	if (curr->sched_class != &smart_sched_class)
 		return;
@@ -375,16 +377,17 @@ static void smart_check_preempt(struct rq *rq)
 	nse = next ? smart_se(next) : NULL;
 	if (nse && !smart_is_rt(nse) && !smart_is_rt(cse) &&
 	    nse->prio == cse->prio && !rq->smart.rescued) {
-		ran = rq_clock_task(rq) - rq->smart.slice_start;
 		if ((s64)(cse->bvft - nse->bvft) <=
 		    (s64)smart_scale(res, cse->inv_share)) {
 			smart_arm_timer(rq, curr);
 			return;
 		}
-		if (ran < (s64)res) {
-			smart_start_timer(rq, res - ran);
+		since = rq_clock(rq) - rq->smart.last_wake_preempt;
+		if (since < (s64)res) {
+			smart_start_timer(rq, res - since);
 			return;
 		}
+		rq->smart.last_wake_preempt = rq_clock(rq);
 	}
 	resched_curr(rq);
 }
@@ -701,7 +704,6 @@ static void put_prev_task_smart(struct rq *rq, struct task_struct *p,
 static void set_next_task_smart(struct rq *rq, struct task_struct *p, bool first)
 {
 	p->se.exec_start = rq_clock_task(rq);
-	rq->smart.slice_start = p->se.exec_start;
 	/* The time before was not SMART's (put_prev_task_smart() ends it). */
 	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 0);
 	smart_wait_end(p);

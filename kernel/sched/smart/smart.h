@@ -28,7 +28,8 @@ struct task_struct;
  * @overloaded:	this CPU is in smart_overload_mask: a SMART task waits
  * @probe:	the next CPU the tick compares its load with
  * @waiters:	runnable tasks that are not running, longest waiting first
- * @slice_start: rq_clock_task() when the running task was picked
+ * @last_wake_preempt: rq_clock() of the last preemption by a woken
+ *		conventional task of the running task's priority
  * @last_rescue: when a starving task was last run out of value order
  * @rescue_next: the task smart_next() picked out of value order
  * @rescued:	the task running its rescue slice, if any
@@ -46,7 +47,7 @@ struct smart_rq {
 	bool overloaded;
 	int probe;
 	struct list_head waiters;
-	u64 slice_start;
+	u64 last_wake_preempt;
 	u64 last_rescue;
 	struct task_struct *rescue_next;
 	struct task_struct *rescued;
