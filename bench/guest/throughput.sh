@@ -90,7 +90,7 @@ for w in $workloads; do
 	i=0
 	while [ $i -lt $reps ]; do
 		for l in $order; do
-			r=$(run1 "$l" "$w") || { fail=1; break; }
+			r=$(run1 "$l" "$w") || break
 			eval "res_$l=\"\$res_$l $r\""
 			echo "# throughput: $w $(recl "$l") run $i: $r"
 		done

@@ -366,7 +366,7 @@ static void smart_check_preempt(struct rq *rq)
 {
 	struct task_struct *curr = rq->donor, *next;
 	struct smart_entity *cse = smart_se(curr), *nse;
-	u64 res = READ_ONCE(smart_resolution_ns);
+	u64 res = READ_ONCE(smart_resolution_ns), now = rq_clock(rq);
 	s64 since;
 
 	if (curr->sched_class != &smart_sched_class)
@@ -382,12 +382,12 @@ static void smart_check_preempt(struct rq *rq)
 			smart_arm_timer(rq, curr);
 			return;
 		}
-		since = rq_clock(rq) - rq->smart.last_wake_preempt;
+		since = now - rq->smart.last_wake_preempt;
 		if (since < (s64)res) {
 			smart_start_timer(rq, res - since);
 			return;
 		}
-		rq->smart.last_wake_preempt = rq_clock(rq);
+		rq->smart.last_wake_preempt = now;
 	}
 	resched_curr(rq);
 }
@@ -994,13 +994,13 @@ static void migrate_task_rq_smart(struct task_struct *p, int new_cpu)
 static bool smart_can_pull(struct rq *src, struct task_struct *p, int cpu)
 {
 	return !task_on_cpu(src, p) && !is_migration_disabled(p) &&
-	       cpumask_test_cpu(cpu, p->cpus_ptr);
+	       (cpu < 0 || cpumask_test_cpu(cpu, p->cpus_ptr));
 }
 
 /*
- * The most important task of @src that could run on @cpu instead, among
- * the first SMART_WS_MAX: the walk holds two rq locks, and thousands of
- * tasks pinned to @src must not make it long.
+ * The most important waiting task of @src that may migrate, to @cpu if
+ * @cpu >= 0, among the first SMART_WS_MAX: the walk holds the rq lock (two
+ * for a pull), and thousands of tasks pinned to @src must not make it long.
  */
 static struct task_struct *smart_pullable(struct rq *src, int cpu)
 {
@@ -1126,23 +1126,6 @@ static void smart_kick(int cpu)
 		atomic_set(pending, 0);		/* went offline */
 }
 
-/* The most important waiting task of @rq that may migrate, or NULL. */
-static struct task_struct *smart_first_movable(struct rq *rq)
-{
-	unsigned int seen = 0;
-	struct rb_node *n;
-
-	for (n = rb_first_cached(&smart_q(rq)->tree); n && seen < SMART_WS_MAX;
-	     n = rb_next(n), seen++) {
-		struct task_struct *p =
-			smart_task_of(rb_entry(n, struct smart_entity, node));
-
-		if (p != rq->curr && !is_migration_disabled(p))
-			return p;
-	}
-	return NULL;
-}
-
 /*
  * @rq has tasks waiting: kick a CPU that may run the most important
  * movable one and has no SMART task, so that it pulls.  At the tick
@@ -1159,7 +1142,7 @@ static void smart_kick_balance(struct rq *rq, bool tick)
 
 	if (nr < 2)
 		return;
-	p = smart_first_movable(rq);
+	p = smart_pullable(rq, -1);
 	if (!p)
 		return;
 	cpu = smart_find_free(p, cpu_of(rq));
