@@ -92,6 +92,8 @@ struct smart_entity {
  * @tc_notified:	the active constraint was notified (once only)
  * @tc_period:		period of the active constraint, 0 if aperiodic
  * @tc_cookie:		cookie of the active constraint
+ * @tc_runtime:		the task's CPU time (se.sum_exec_runtime) when the
+ *			active constraint began
  * @notify_node:	on a CPU's list of notifications to deliver
  * @notify_code:	si_code of the pending notification, 0 if none
  * @notify_queued:	@notify_node is on a list
@@ -119,6 +121,7 @@ struct sched_smart_entity {
 	u32 tc_flags;
 	u64 tc_period;
 	u64 tc_cookie;
+	u64 tc_runtime;
 	struct llist_node notify_node;
 	int notify_code;
 	bool notify_queued;

@@ -289,6 +289,27 @@ static struct task_struct *smart_next(struct rq *rq)
 }
 
 /*
+ * The CPU time @p ran under its active constraint: how far its own clock
+ * (CLOCK_THREAD_CPUTIME_ID, as charged so far) moved since the constraint
+ * began.  It counts what charging SMART's deltas alone would miss: the
+ * time from a dequeue to the switch, when the task is no longer runnable,
+ * and a priority-inheritance boost in another class.
+ */
+static inline u64 smart_tc_runtime(const struct task_struct *p)
+{
+	return p->se.sum_exec_runtime - p->smart.tc_runtime;
+}
+
+/* Bring @p's constraint budget up to its clock; @p's rq is locked. */
+static inline void smart_tc_sync(struct task_struct *p)
+{
+	struct smart_tc *tc = &smart_se(p)->tc;
+
+	if (tc->deadline)
+		tc->used = smart_tc_runtime(p);
+}
+
+/*
  * Charge the running SMART task for the time since it was last charged.
  * If its quantum ended and another task should run now, reschedule.
  */
@@ -303,8 +324,16 @@ static void update_curr_smart(struct rq *rq)
 		return;
 
 	delta = update_curr_common(rq);
-	if (delta <= 0 || se->state != SMART_SE_RUNNABLE)
+	if (delta <= 0)
 		return;
+	if (se->state != SMART_SE_RUNNABLE) {
+		/* Off the queue: no value to move, but the budget runs on. */
+		smart_tc_sync(curr);
+		return;
+	}
+	/* smart_charge() adds @delta to the budget. */
+	if (se->tc.deadline)
+		se->tc.used = smart_tc_runtime(curr) - delta;
 
 	if (smart_charge(smart_q(rq), se, rq_clock(rq), delta, &p)) {
 		trace_smart_quantum(curr);
@@ -464,6 +493,7 @@ u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why)
 		   (s64)(now - se->tc.deadline) <= 0;
 	u64 used;
 
+	smart_tc_sync(p);
 	if (met)
 		sse->constraints_met++;
 	else
@@ -492,6 +522,7 @@ void smart_tc_install(struct rq *rq, struct task_struct *p,
 	struct sched_smart_entity *sse = &p->smart;
 
 	smart_tc_begin(sse->core.queue, &sse->core, tc);
+	sse->tc_runtime = p->se.sum_exec_runtime;
 	sse->tc_flags = c->flags & SMART_CONSTRAINT_NOTIFY;
 	sse->tc_cookie = c->cookie;
 	sse->tc_period = c->period;
@@ -518,8 +549,10 @@ static enum hrtimer_restart smart_tc_timer_fn(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 	}
 	update_rq_clock(rq);
+	/* In SCHED_SMART, or in the class that boosts it. */
 	if (rq->donor == p)
-		update_curr_smart(rq);
+		p->sched_class->update_curr(rq);
+	smart_tc_sync(p);
 	now = ktime_get_ns();
 
 	if (!tc->deadline) {
@@ -1281,6 +1314,7 @@ void sched_smart_fork(struct task_struct *p)
 	sse->tc_flags = 0;
 	sse->tc_period = 0;
 	sse->tc_cookie = 0;
+	sse->tc_runtime = 0;
 	sse->notify_code = 0;
 	sse->notify_queued = false;
 	sse->notify_cookie = 0;
