@@ -113,6 +113,68 @@ static void test_alternate(void)
 	sim_free(&s);
 }
 
+/*
+ * Long runs at the extreme shares: eq. (4) adds (Q + b) / S to the BVFT
+ * once per quantum, and V of eq. (2) keeps its fraction of a virtual ns;
+ * if the BVFT dropped its fraction, a task of share 2^20 (a quantum is
+ * 9765.625 virtual ns) would fall 0.625 virtual ns behind V per quantum,
+ * 125 ms of lag after 2000 s.  Hogs that all joined at V = 0 have lags
+ * that sum to zero, whoever ran (V * sum(S) is the CPU time they all
+ * had, v * S what each had): the sum stays within 0.1 ms for the whole
+ * run.  Each lag stays within Q + the bias bound + a tick of zero for
+ * every other hog: a hog waits until V_P reaches its BVFT, which is Q and
+ * its bias ahead, while the others are ahead by as much.
+ */
+static const struct long_case {
+	const char *name;
+	int nr;
+	u32 share[3];
+} long_cases[] = {
+	{ "1048576:1048576", 2, { SMART_SHARE_MAX, SMART_SHARE_MAX } },
+	{ "1:1024:1048576", 3, { SMART_SHARE_MIN, 1024, SMART_SHARE_MAX } },
+	{ "1:1", 2, { SMART_SHARE_MIN, SMART_SHARE_MIN } },
+	{ "3:1048573", 2, { 3, SMART_SHARE_MAX - 3 } },
+	{ "1000:3000:1048576", 3, { 1000, 3000, SMART_SHARE_MAX } },
+};
+
+static void test_long_run_lag(void)
+{
+	const s64 sum_bound = MS(1) / 10;
+	size_t c;
+	int i;
+
+	for (c = 0; c < ARRAY_SIZE(long_cases); c++) {
+		const struct long_case *lc = &long_cases[c];
+		s64 bound = (lc->nr - 1) * (MS(10) + MS(100) + MS(1));
+		s64 worst = 0, worst_sum = 0, sum = 0;
+		struct sim s;
+		u64 t;
+
+		sim_init(&s);
+		for (i = 0; i < lc->nr; i++)
+			sim_hog(&s, "hog", 0, lc->share[i]);
+		for (t = SEC(1); t <= SEC(2000); t += SEC(1)) {
+			sim_run_until(&s, t);
+			sum = 0;
+			for (i = 0; i < lc->nr; i++) {
+				s64 lag = smart_lag_ns(&s.task[i]->se);
+
+				sum += lag;
+				if (llabs(lag) > llabs(worst))
+					worst = lag;
+			}
+			if (llabs(sum) > llabs(worst_sum))
+				worst_sum = sum;
+		}
+		tap_ok(llabs(worst) <= bound && llabs(worst_sum) <= sum_bound,
+		       NAME("shares %s, 2000 s: every lag within %.0f ms, their sum within "
+			    "%.1f ms", lc->name, ms(bound), ms(sum_bound)),
+		       "largest lag %.3f ms, largest sum %.6f ms, sum at 2000 s %.6f ms",
+		       ms(worst), ms(worst_sum), ms(sum));
+		sim_free(&s);
+	}
+}
+
 /* ---- priorities ----------------------------------------------------------- */
 
 static void test_priority(void)
@@ -435,6 +497,7 @@ int main(void)
 	tap_diag("test_share: SMART proportional sharing on a simulated CPU");
 	test_alternate();
 	test_shares();
+	test_long_run_lag();
 	test_priority();
 	test_bias();
 	test_sleep_credit();

@@ -47,6 +47,8 @@ struct smart_tc {
  * @sleep_node:		in smart_queue::sleepers while sleeping on the queue
  * @queue:		queue the entity is on, NULL when SMART_SE_OFF
  * @bvft:		biased virtual finishing time beta (virtual ns)
+ * @bfrac:		fraction of a virtual ns of @bvft, in units of
+ *			2^-SMART_INV_SHIFT (see smart_vadd())
  * @quantum:		Q, the quantum (ns) @bvft was computed for
  * @exec:		E, execution (ns) received toward @quantum
  * @bias:		B, accumulated bias (ns)
@@ -63,6 +65,7 @@ struct smart_entity {
 	struct list_head sleep_node;
 	struct smart_queue *queue;
 	u64 bvft;
+	u64 bfrac;
 	u64 quantum;
 	u64 exec;
 	u64 bias;

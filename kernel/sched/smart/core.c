@@ -55,6 +55,7 @@ void smart_entity_init(struct smart_entity *se, s32 prio, u32 share)
 	INIT_LIST_HEAD(&se->sleep_node);
 	se->queue = NULL;
 	se->bvft = 0;
+	se->bfrac = 0;
 	se->quantum = 0;
 	se->exec = 0;
 	se->bias = 0;
@@ -142,6 +143,7 @@ static void smart_set_bvft(struct smart_entity *se, u64 vtime)
 {
 	se->bvft = vtime + smart_scale(se->quantum + se->bias, se->inv_share) -
 		   smart_scale(se->exec, se->inv_share);
+	se->bfrac = 0;
 }
 
 /**
@@ -162,18 +164,39 @@ s64 smart_lag_ns(const struct smart_entity *se)
 	return lag * (s64)se->share / SMART_SHARE_DEFAULT;
 }
 
+#define SMART_FRAC_MASK		((1ULL << SMART_INV_SHIFT) - 1)
+
 /*
- * V_P += ns / sum(S), eq. (2).  The fraction below a virtual ns is carried
- * over, so that a million 1 ms charges add up to exactly what one charge
- * of 1000 s would.
+ * *@v += @ns / S for @inv = SMART_INV_NUM / S, the fraction below a
+ * virtual ns carried in *@frac: a million 1 ms charges add up to exactly
+ * what one charge of 1000 s would.  The low bits of the 128-bit product
+ * are those of the 64-bit one.
  */
+static void smart_vadd(u64 *v, u64 *frac, u64 ns, u64 inv)
+{
+	u64 f = *frac + ((ns * inv) & SMART_FRAC_MASK);
+
+	*v += smart_scale(ns, inv) + (f >> SMART_INV_SHIFT);
+	*frac = f & SMART_FRAC_MASK;
+}
+
+/* *@v -= @ns / S, exactly as smart_vadd() adds it. */
+static void smart_vsub(u64 *v, u64 *frac, u64 ns, u64 inv)
+{
+	u64 lo = (ns * inv) & SMART_FRAC_MASK;
+
+	*v -= smart_scale(ns, inv);
+	if (*frac < lo) {
+		*frac += 1ULL << SMART_INV_SHIFT;
+		(*v)--;
+	}
+	*frac -= lo;
+}
+
+/* V_P += ns / sum(S), eq. (2). */
 static void smart_level_advance(struct smart_level *l, u64 ns)
 {
-	const u64 mask = (1ULL << SMART_INV_SHIFT) - 1;
-	u64 frac = l->vfrac + ((ns * l->inv_shares) & mask);
-
-	l->vtime += smart_scale(ns, l->inv_shares) + (frac >> SMART_INV_SHIFT);
-	l->vfrac = frac & mask;
+	smart_vadd(&l->vtime, &l->vfrac, ns, l->inv_shares);
 }
 
 static void smart_level_add(struct smart_level *l, u32 share)
@@ -329,7 +352,7 @@ void smart_wake(struct smart_queue *q, struct smart_entity *se, u64 now,
 		return;
 	}
 	list_del_init(&se->sleep_node);
-	se->bvft -= smart_scale(se->bias, se->inv_share);
+	smart_vsub(&se->bvft, &se->bfrac, se->bias, se->inv_share);
 	se->bias = 0;
 	smart_bound_credit(smart_level_of(q, se), se, p);
 	se->state = SMART_SE_RUNNABLE;
@@ -370,7 +393,8 @@ static void smart_next_quantum(struct smart_queue *q, struct smart_entity *se,
 		se->exec -= se->quantum;
 		se->quantum = smart_fresh_quantum(se, p);
 		se->bias += b;
-		se->bvft += smart_scale(se->quantum + b, se->inv_share);
+		/* Eq. (4), the fraction of a virtual ns kept as V_P keeps it. */
+		smart_vadd(&se->bvft, &se->bfrac, se->quantum + b, se->inv_share);
 	}
 	smart_tree_add(q, se);
 }
