@@ -217,6 +217,21 @@ static void test_pick(void)
 	       "expected A (work conserving), schedule 0, rejected 2; seen %u, %u",
 	       ws.nr, rej.nr);
 
+	/*
+	 * A departure from §3.4, which would run the conventional task here
+	 * and leave A waiting for its deadline (sched-smart.rst 2.7).
+	 */
+	smart_queue_init(&q);
+	on_queue(&q, &a, 1, MS(10), MS(40));
+	on_queue(&q, &b, 0, MS(5), MS(20));
+	on_queue(&q, &conv, -1, 0, 0);
+	pick = smart_pick_tc(&q, 0, &ws, &rej);
+	tap_ok(pick == &a && ws.nr == 0 && rej.nr == 2,
+	       "3.2 step 4: nothing feasible, a less important conventional task: still run the most important",
+	       "expected A (value order), schedule 0, rejected 2; seen %s, %u, %u",
+	       pick == &conv ? "the conventional task" : pick == &b ? "B" : "A",
+	       ws.nr, rej.nr);
+
 	smart_queue_init(&q);
 	on_queue(&q, &a, 0, MS(50), MS(5));
 	on_queue(&q, &b, 0, MS(40), MS(5));

@@ -655,7 +655,9 @@ bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now)
  *    keeping only insertions that leave it feasible (smart_ws_insert()),
  *    and run the earliest deadline in it.
  * 4. If none can be placed, run the most important candidate anyway:
- *    the scheduler is work conserving.
+ *    the scheduler is work conserving.  Even with a conventional task
+ *    runnable, unlike the paper's §3.4: an estimate that cannot fit must
+ *    not keep its task off the CPU until its deadline.
  *
  * Only the SMART_WS_MAX most important candidates are looked at: this
  * runs under the rq lock with interrupts off, and a user may create
