@@ -216,17 +216,31 @@ static void smart_notify(struct task_struct *p, int code)
 struct smart_entity *smart_decide(struct rq *rq)
 {
 	struct smart_rq *srq = &rq->smart;
-	unsigned int i;
 
 	if (!srq->q.changed)
 		return srq->pick;
 	srq->q.changed = false;
 	srq->pick = smart_pick_tc(&srq->q, ktime_get_ns(), &srq->ws,
 				  &srq->rejected);
-	for (i = 0; i < srq->rejected.nr; i++)
-		smart_notify(smart_task_of(srq->rejected.se[i]),
-			     SMART_NOTIFY_INFEASIBLE);
 	return srq->pick;
+}
+
+/*
+ * Notify the candidates the current decision could not place, once per
+ * decision.  Called where the scheduler acts (a pick, a tick, the
+ * decision timer, a change to the queue), never where it is only looked
+ * at (a charge for a reader: getattr, /proc, debugfs).  The decision is
+ * brought up to date first: a rejected entity is then still queued.
+ */
+static void smart_notify_rejected(struct rq *rq)
+{
+	struct smart_ws *rej = &rq->smart.rejected;
+	unsigned int i;
+
+	smart_decide(rq);
+	for (i = 0; i < rej->nr; i++)
+		smart_notify(smart_task_of(rej->se[i]), SMART_NOTIFY_INFEASIBLE);
+	rej->nr = 0;
 }
 
 /* Preempted inside an RCU read-side critical section: it holds up RCU. */
@@ -267,7 +281,9 @@ static struct sched_smart_entity *smart_rescue_pick(struct rq *rq,
 /*
  * The task to run: the §3.2 decision, unless another task has starved
  * for SMART_STARVE_NS and none was rescued in that time; then that one,
- * for a slice (set_next_task_smart()).
+ * for a slice (pick_task_smart() marks it, set_next_task_smart() starts
+ * the slice).  Changes nothing but the cached decision, so that anything
+ * may ask.
  */
 static struct task_struct *smart_next(struct rq *rq)
 {
@@ -282,8 +298,7 @@ static struct task_struct *smart_next(struct rq *rq)
 	    (s64)(now - w->wait_start) >= (s64)SMART_STARVE_NS &&
 	    (s64)(now - rq->smart.last_rescue) >= (s64)SMART_STARVE_NS) {
 		w = smart_rescue_pick(rq, w, now);
-		rq->smart.rescue_next = container_of(w, struct task_struct, smart);
-		return rq->smart.rescue_next;
+		return container_of(w, struct task_struct, smart);
 	}
 	return se ? smart_task_of(se) : NULL;
 }
@@ -369,6 +384,7 @@ static void smart_preempt_check(struct rq *rq)
 	if (rq->donor->sched_class == &smart_sched_class &&
 	    smart_next(rq) != rq->donor)
 		resched_curr(rq);
+	smart_notify_rejected(rq);
 }
 
 /*
@@ -600,6 +616,7 @@ static enum hrtimer_restart smart_timer_fn(struct hrtimer *timer)
 			/* A wake-up may have left the decision to us. */
 			smart_check_preempt(rq);
 		}
+		smart_notify_rejected(rq);
 		/*
 		 * Re-armed even when curr is to be switched out: the pick may
 		 * return it again, and set_next_task_smart() is then not called.
@@ -705,6 +722,9 @@ static struct task_struct *pick_task_smart(struct rq *rq)
 
 	update_curr_smart(rq);
 	p = smart_next(rq);
+	smart_notify_rejected(rq);
+	/* Out of the decision's order: a rescue (set_next_task_smart()). */
+	rq->smart.rescue_next = p && smart_se(p) != rq->smart.pick ? p : NULL;
 	/* The pick keeps the running task: set_next_task_smart() is not called. */
 	if (p && p == rq->curr && cpu_of(rq) == smp_processor_id())
 		smart_arm_timer(rq, p);
@@ -760,6 +780,7 @@ static inline void smart_kick_balance(struct rq *rq, bool tick) { }
 static void task_tick_smart(struct rq *rq, struct task_struct *p, int queued)
 {
 	update_curr_smart(rq);
+	smart_notify_rejected(rq);
 	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 1);
 	smart_kick_balance(rq, true);
 }

@@ -77,10 +77,10 @@ static void smart_show_cpu(struct seq_file *m, int cpu)
 	list_for_each_entry(se, &q->sleepers, sleep_node)
 		smart_show_entity(m, rq, se);
 
-	if (q->nr_runnable)
-		smart_decide(rq);
-	for (i = 0; q->nr_runnable && i < rq->smart.ws.nr; i++) {
-		se = rq->smart.ws.se[i];
+	/* The working schedule as a decision now would build it, on the side. */
+	smart_pick_tc(q, ktime_get_ns(), &rq->smart.scratch, NULL);
+	for (i = 0; i < rq->smart.scratch.nr; i++) {
+		se = rq->smart.scratch.se[i];
 		seq_printf(m, "ws %d deadline %llu left %llu\n",
 			   task_pid_nr(smart_task_of(se)), se->tc.deadline,
 			   smart_tc_left(&se->tc));
