@@ -141,6 +141,7 @@ TARGET_BERATE_MISSED_PCT = 0.5          # cases 1-5, SMART constraints
 TARGET_BERATE_CASES = range(1, 6)
 TARGET_CTXSW_RATIO = 1.10               # SMART / EEVDF
 TARGET_PICK_RATIO = 2.0                 # cost(1000 runnable) / cost(10)
+TARGET_SYSCALL_RATIO = 1.2              # begin+end / (sched_setattr + getattr)
 TARGET_THROUGHPUT_RATIO = 1.05          # SMP elapsed time SMART / EEVDF
 PICK_SMALL, PICK_LARGE = 10, 1000
 
@@ -974,6 +975,14 @@ def section_overheads(res, targets):
         lines += md_table(["call"] + labels,
                           [[c] + [fmt(ns.get((lb, c)), 0) for lb in labels]
                            for c in calls])
+        base = [num(ns.get(("SMART", c)))
+                for c in ("sched_setattr", "sched_getattr")]
+        q = ratio(ns.get(("SMART", "constraint_begin+end")),
+                  None if None in base else sum(base))
+        own.append(Target("overheads", "SMART constraint begin+end / "
+                          "(sched_setattr + sched_getattr) ≤ %.1f"
+                          % TARGET_SYSCALL_RATIO, fmt(q, 2),
+                          None if q is None else q <= TARGET_SYSCALL_RATIO))
     else:
         lines += ["Not run.", ""]
     lines += ["For reference only (paper §6.3, 150 MHz SPARC): "

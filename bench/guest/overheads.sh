@@ -10,7 +10,7 @@
 #              N = 1, 10, 100, 1000, SMART / EEVDF;
 #              and M = 1, 8, 32 of 100 SMART tasks     raw/pick-SMART-n100-c<M>.json
 #              with a time constraint
-#   syscall    smart_* calls and sched_getattr         raw/syscall-SMART-<call>.json
+#   syscall    smart_* calls, sched_get/setattr        raw/syscall-SMART-<call>.json
 #   wakeup     wakelat with 2 hogs, SMART/EEVDF/FIFO   raw/wakeup-<label>.json
 #   hackbench  Debian's hackbench -p (pipes; sockets raw/hackbench-<label>.json
 #              in throughput.sh), SMART (smartctl run) / EEVDF
@@ -108,7 +108,7 @@ for m in $cons; do
 		--duration $pick
 done
 
-# 3. system call cost: four records from one run, split by "call"
+# 3. system call cost: five records from one run, split by "call"
 t0=$(cut -d' ' -f1 /proc/uptime)
 tmp=$out/raw/syscall.tmp
 syscost --label SMART --calls $calls >"$tmp"
@@ -127,8 +127,8 @@ else
 		echo "$line" >"$out/raw/syscall-SMART-$(echo "$call" | tr + -).json"
 		n=$((n + 1))
 	done <"$tmp"
-	if [ $n -ne 4 ]; then
-		fail syscall "syscost printed $n records, expected 4"
+	if [ $n -ne 5 ]; then
+		fail syscall "syscost printed $n records, expected 5"
 	else
 		echo "# overheads: syscall ok ($(elapsed "$t0") s)"
 	fi

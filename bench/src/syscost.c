@@ -9,6 +9,10 @@
  *   sched_getattr          the kernel's own sched_getattr(2): the baseline
  *                          of a scheduler system call that reads a
  *                          thread's attributes under no lock
+ *   sched_setattr          the kernel's own sched_setattr(2) with the
+ *                          attributes sched_getattr gave (SCHED_SMART,
+ *                          its nice value): the baseline of one that
+ *                          writes them (permission checks, rq lock)
  *   getattr                smart_getattr(0, ...): attributes and counters
  *                          of the caller (takes its rq lock, charges it)
  *   setattr                smart_setattr(0, ...) with the values it already
@@ -86,6 +90,22 @@ static uint64_t time_sched_getattr(uint64_t calls)
 			bu_die("sched_getattr: %s", strerror(errno));
 	if (a.sched_policy != SCHED_SMART)
 		bu_die("sched_getattr reports policy %u, not SCHED_SMART", a.sched_policy);
+	return bu_now_ns() - t0;
+}
+
+static uint64_t time_sched_setattr(uint64_t calls)
+{
+	struct bench_sched_attr a;
+	uint64_t i, t0;
+
+	if (syscall(SYS_sched_getattr, 0, &a, sizeof(a), 0))
+		bu_die("sched_getattr: %s", strerror(errno));
+	a.size = sizeof(a);
+	a.sched_flags = 0;
+	t0 = bu_now_ns();
+	for (i = 0; i < calls; i++)
+		if (syscall(SYS_sched_setattr, 0, &a, 0))
+			bu_die("sched_setattr: %s", strerror(errno));
 	return bu_now_ns() - t0;
 }
 
@@ -181,11 +201,13 @@ int main(int argc, char **argv)
 
 	/* A short untimed round of each first (caches, page faults). */
 	time_sched_getattr(calls / 100 + 1);
+	time_sched_setattr(calls / 100 + 1);
 	time_getattr(calls / 100 + 1);
 	time_setattr(calls / 100 + 1);
 	time_constraint(calls / 100 + 1);
 
 	record("sched_getattr", time_sched_getattr(calls), calls);
+	record("sched_setattr", time_sched_setattr(calls), calls);
 	record("getattr", time_getattr(calls), calls);
 	record("setattr", time_setattr(calls), calls);
 	record("constraint_begin+end", time_constraint(calls), calls);
