@@ -70,6 +70,7 @@ struct smart_rq {
 extern bool sched_smart_all;
 extern bool sched_smart_active;
 extern struct smart_params smart_params;
+extern unsigned long smart_resolution_ns;
 
 /**
  * task_should_smart() - does the SMART class schedule this policy?
@@ -153,11 +154,37 @@ bool sched_smart_can_stop_tick(struct rq *rq);
 bool smart_prio_less(const struct task_struct *a, const struct task_struct *b);
 #endif
 
-/* Time constraints (class.c), called with the task's rq locked. */
+/* Time constraints (constraint.c), called with the task's rq locked. */
 u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why);
-struct smart_entity *smart_decide(struct rq *rq);
 void smart_tc_install(struct rq *rq, struct task_struct *p,
 		      const struct smart_constraint *c, const struct smart_tc *tc);
+void smart_tc_watch(struct task_struct *p);
+void smart_notify(struct task_struct *p, int code);
+void smart_tc_fork(struct task_struct *p);
+
+/* class.c: something changed on @rq's queue; @rq locked. */
+void smart_preempt_check(struct rq *rq);
+
+/*
+ * The CPU time @p ran under its active constraint: how far its own clock
+ * (CLOCK_THREAD_CPUTIME_ID, as charged so far) moved since the constraint
+ * began.  It counts what charging SMART's deltas alone would miss: the
+ * time from a dequeue to the switch, when the task is no longer runnable,
+ * and a priority-inheritance boost in another class.
+ */
+static inline u64 smart_tc_runtime(const struct task_struct *p)
+{
+	return p->se.sum_exec_runtime - p->smart.tc_runtime;
+}
+
+/* Bring @p's constraint budget up to its clock; @p's rq is locked. */
+static inline void smart_tc_sync(struct task_struct *p)
+{
+	struct smart_tc *tc = &p->smart.core.tc;
+
+	if (tc->deadline)
+		tc->used = smart_tc_runtime(p);
+}
 
 #else /* !CONFIG_SCHED_SMART */
 

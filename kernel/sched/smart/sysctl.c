@@ -9,8 +9,6 @@
 #include <linux/mmu_context.h>
 #include "../sched.h"
 
-extern unsigned long smart_resolution_ns;
-
 static const unsigned long smart_res_min = 100 * NSEC_PER_USEC;
 static const unsigned long smart_res_max = 10 * NSEC_PER_MSEC;
 static const unsigned long smart_quantum_min = NSEC_PER_MSEC;

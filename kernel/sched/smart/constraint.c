@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCHED_SMART time constraints: the life of a constraint from begin to
+ * end, and the notifications it can send (paper §2, §3.2 step 4).
+ *
+ *   smart_tc_install()    begin: the budget starts from the task's CPU
+ *                         clock, the deadline timer is armed
+ *   smart_tc_watch()      the task stops running: the timer moves to its
+ *                         latest start time, to notify
+ *   smart_tc_timer_fn()   latest start time passed (notify), or the
+ *                         deadline (expire)
+ *   smart_tc_finish()     end, replace, expiry, exit, leaving the class
+ *                         or exec: counted met or missed, the task is
+ *                         conventional again
+ *   smart_notify()        decided under the rq lock, signalled from an
+ *                         irq_work once it is dropped
+ *
+ * The algorithm's side (the real-time BVFT, the working schedule, the
+ * prediction) is in core.c; the decisions that use it are in class.c.
+ *
+ * See Documentation/scheduler/sched-smart.rst, sections 2.6 and 2.9.
+ */
+#include <linux/sched/smart.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/irq_work.h>
+#include <linux/mmu_context.h>
+#include "../sched.h"
+
+#include <trace/events/smart.h>
+
+/*
+ * Notifications (paper §2, §3.2 step 4) are decided under the rq lock,
+ * where a signal cannot be sent: the task is put on this CPU's list and
+ * an irq_work sends the signal once the lock is dropped.  A task is on a
+ * list at most once (while ->notify_queued is set); a newer notification
+ * replaces a pending one, and one withdrawn (->notify_code cleared, at
+ * exec) is not sent.  The signal is queued under the task's siglock
+ * only if no exec happened since it was chosen (->exec_seq): exec bumps
+ * that count and drops queued notifications under the same lock, so the
+ * new program never receives one (sched_smart_exec()).
+ */
+static DEFINE_PER_CPU(struct llist_head, smart_notify_list);
+
+static void smart_notify_fn(struct irq_work *work)
+{
+	struct llist_node *list = llist_del_all(this_cpu_ptr(&smart_notify_list));
+	struct sched_smart_entity *sse, *tmp;
+
+	llist_for_each_entry_safe(sse, tmp, list, notify_node) {
+		struct task_struct *p = container_of(sse, struct task_struct, smart);
+		kernel_siginfo_t info;
+		struct rq_flags rf;
+		struct rq *rq;
+		int code, sig;
+		u64 cookie;
+
+		unsigned long flags;
+		u64 seq;
+
+		rq = task_rq_lock(p, &rf);
+		code = sse->notify_code;
+		cookie = sse->notify_cookie;
+		sig = sse->notify_signal ?: SIGXCPU;
+		seq = READ_ONCE(sse->exec_seq);
+		sse->notify_code = 0;
+		sse->notify_queued = false;
+		if (code)
+			sse->notifications++;
+		task_rq_unlock(rq, p, &rf);
+
+		clear_siginfo(&info);
+		info.si_signo = sig;
+		info.si_code = code;
+		info.si_ptr = (void __user *)(unsigned long)cookie;
+		if (code && lock_task_sighand(p, &flags)) {
+			if (READ_ONCE(sse->exec_seq) == seq)
+				send_signal_locked(sig, &info, p, PIDTYPE_PID);
+			unlock_task_sighand(p, &flags);
+		}
+		put_task_struct(p);
+	}
+}
+
+static DEFINE_PER_CPU(struct irq_work, smart_notify_work) =
+	IRQ_WORK_INIT(smart_notify_fn);
+
+/**
+ * smart_notify() - tell a task that its constraint will not be met
+ * @p:		the task, its rq locked
+ * @code:	SMART_NOTIFY_INFEASIBLE or SMART_NOTIFY_EXPIRED
+ *
+ * Once per constraint, and only if it asked (SMART_CONSTRAINT_NOTIFY).
+ */
+void smart_notify(struct task_struct *p, int code)
+{
+	struct sched_smart_entity *sse = &p->smart;
+
+	if (!(sse->tc_flags & SMART_CONSTRAINT_NOTIFY) || sse->tc_notified)
+		return;
+	sse->tc_notified = true;
+	trace_smart_notify(p, code, ktime_get_ns());
+	sse->notify_cookie = sse->tc_cookie;
+	if (!sse->notify_queued) {
+		sse->notify_queued = true;
+		get_task_struct(p);
+		llist_add(&sse->notify_node, this_cpu_ptr(&smart_notify_list));
+		irq_work_queue(this_cpu_ptr(&smart_notify_work));
+	}
+	sse->notify_code = code;
+}
+
+/*
+ * Time constraints.  Each task has one hrtimer for its active constraint
+ * (the tasks of a CPU come and go, the constraint goes with the task):
+ * it fires at the deadline, to expire the constraint, and while the task
+ * waits, at its latest start time D - (estimate - used), to notify it
+ * when what is left of its estimate no longer fits (§3.2 step 4).  While
+ * the task runs its latest start time moves with the clock, so the timer
+ * is moved back to it only when the task stops running.
+ *
+ * The armed timer holds a reference on the task (->tc_timer_ref); arming,
+ * cancelling and the callback's decision all happen under the task's rq
+ * lock, so the reference changes hands exactly once.
+ */
+static void smart_tc_arm(struct task_struct *p, u64 when)
+{
+	struct sched_smart_entity *sse = &p->smart;
+
+	hrtimer_start(&sse->tc_timer, ns_to_ktime(when), HRTIMER_MODE_ABS_HARD);
+	if (!sse->tc_timer_ref) {
+		get_task_struct(p);
+		sse->tc_timer_ref = true;
+	}
+}
+
+/* Never the last reference: the caller has @p (current, or queued). */
+static void smart_tc_disarm(struct task_struct *p)
+{
+	struct sched_smart_entity *sse = &p->smart;
+
+	if (sse->tc_timer_ref && hrtimer_try_to_cancel(&sse->tc_timer) == 1) {
+		sse->tc_timer_ref = false;
+		put_task_struct(p);
+	}
+}
+
+/* @p stops running: watch its latest start time if it wants notification. */
+void smart_tc_watch(struct task_struct *p)
+{
+	struct sched_smart_entity *sse = &p->smart;
+	const struct smart_tc *tc = &sse->core.tc;
+	u64 left = smart_tc_left(tc), now = ktime_get_ns();
+
+	if (!tc->deadline || !left || sse->tc_notified ||
+	    !(sse->tc_flags & SMART_CONSTRAINT_NOTIFY))
+		return;
+	/* Its latest start time D - left, unless that passed (left <= 60 s). */
+	smart_tc_arm(p, (s64)(tc->deadline - now) > (s64)left ?
+			tc->deadline - left : now);
+}
+
+/**
+ * smart_tc_finish() - end a task's active time constraint
+ * @rq:		the task's rq, locked, clock updated
+ * @p:		the task (its CPU time so far charged)
+ * @now:	CLOCK_MONOTONIC time
+ * @why:	SMART_TC_END, _REPLACED, _EXPIRED (the deadline passed while it
+ *		was active), _EXIT or _LEFT (trace/events/smart.h)
+ *
+ * Counts it met or missed, notifies an expiry, and makes @p a
+ * conventional task again.
+ *
+ * Return: the CPU time used under the constraint.
+ */
+u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why)
+{
+	struct sched_smart_entity *sse = &p->smart;
+	struct smart_entity *se = &sse->core;
+	struct smart_params sp = smart_params_now();
+	bool met = why != SMART_TC_EXPIRED &&
+		   (s64)(now - se->tc.deadline) <= 0;
+	u64 used;
+
+	smart_tc_sync(p);
+	if (met)
+		sse->constraints_met++;
+	else
+		sse->constraints_missed++;
+	if (why == SMART_TC_EXPIRED)
+		smart_notify(p, SMART_NOTIFY_EXPIRED);
+	trace_smart_constraint_end(p, se->tc.used, met, why);
+	used = smart_tc_end(se->queue, se, &sp);
+	sse->tc_flags = 0;
+	smart_tc_disarm(p);
+	/* smart_tc_end() moved @p in the tree, if it is in it: re-decide. */
+	smart_preempt_check(rq);
+	return used;
+}
+
+/**
+ * smart_tc_install() - begin a time constraint
+ * @rq:		the task's rq, locked, clock updated, CPU time charged
+ * @p:		the task, in SCHED_SMART, without an active constraint
+ * @c:		the constraint as user space gave it (flags, cookie, period)
+ * @tc:		its deadline, estimate and load
+ */
+void smart_tc_install(struct rq *rq, struct task_struct *p,
+		      const struct smart_constraint *c, const struct smart_tc *tc)
+{
+	struct sched_smart_entity *sse = &p->smart;
+
+	smart_tc_begin(sse->core.queue, &sse->core, tc);
+	sse->tc_runtime = p->se.sum_exec_runtime;
+	sse->tc_flags = c->flags & SMART_CONSTRAINT_NOTIFY;
+	sse->tc_cookie = c->cookie;
+	sse->tc_period = c->period;
+	sse->tc_notified = false;
+	/* @p is current: its latest start time is watched once it stops. */
+	smart_tc_arm(p, tc->deadline);
+	smart_preempt_check(rq);
+}
+
+static enum hrtimer_restart smart_tc_timer_fn(struct hrtimer *timer)
+{
+	struct sched_smart_entity *sse =
+		container_of(timer, struct sched_smart_entity, tc_timer);
+	struct task_struct *p = container_of(sse, struct task_struct, smart);
+	const struct smart_tc *tc = &sse->core.tc;
+	struct rq_flags rf;
+	struct rq *rq;
+	u64 now, left, next = 0;
+
+	rq = task_rq_lock(p, &rf);
+	if (hrtimer_is_queued(timer)) {
+		/* Re-armed while we waited for the lock: that one decides. */
+		task_rq_unlock(rq, p, &rf);
+		return HRTIMER_NORESTART;
+	}
+	update_rq_clock(rq);
+	/* In SCHED_SMART, or in the class that boosts it. */
+	if (rq->donor == p)
+		p->sched_class->update_curr(rq);
+	smart_tc_sync(p);
+	now = ktime_get_ns();
+
+	if (!tc->deadline) {
+		/* Ended while this callback waited. */
+	} else if ((s64)(now - tc->deadline) >= 0) {
+		smart_tc_finish(rq, p, now, SMART_TC_EXPIRED);
+	} else {
+		next = tc->deadline;
+		left = smart_tc_left(tc);
+		if (now + left > tc->deadline)
+			smart_notify(p, SMART_NOTIFY_INFEASIBLE);
+		else if (rq->donor != p && left && !sse->tc_notified &&
+			 (sse->tc_flags & SMART_CONSTRAINT_NOTIFY))
+			next = min(tc->deadline,
+				   max(tc->deadline - left,
+				       now + READ_ONCE(smart_resolution_ns)));
+	}
+
+	if (next)
+		hrtimer_set_expires(timer, ns_to_ktime(next));
+	else
+		sse->tc_timer_ref = false;
+	task_rq_unlock(rq, p, &rf);
+	if (!next)
+		put_task_struct(p);
+	return next ? HRTIMER_RESTART : HRTIMER_NORESTART;
+}
+
+/**
+ * smart_tc_fork() - a new task starts without a constraint
+ * @p:	the child, not yet running
+ *
+ * Time constraints and notifications are per thread: none is inherited.
+ */
+void smart_tc_fork(struct task_struct *p)
+{
+	struct sched_smart_entity *sse = &p->smart;
+
+	hrtimer_init(&sse->tc_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
+	sse->tc_timer.function = smart_tc_timer_fn;
+	sse->tc_timer_ref = false;
+	sse->tc_notified = false;
+	sse->tc_flags = 0;
+	sse->tc_period = 0;
+	sse->tc_cookie = 0;
+	sse->tc_runtime = 0;
+	sse->notify_code = 0;
+	sse->notify_queued = false;
+	sse->notify_cookie = 0;
+	sse->exec_seq = 0;
+}
+
+/**
+ * sched_smart_exec() - the calling thread is replacing its program
+ * @secureexec: the new program runs with other credentials (setuid, setgid,
+ *		file capabilities)
+ *
+ * Called by begin_new_exec() past the point of no return, beside the
+ * removal of the POSIX timers.  A time constraint belongs to the program
+ * that began it: it ends here (counted met or missed) and a notification
+ * chosen for it, not yet sent or already queued, is withdrawn.  A change
+ * of credentials also resets the notification signal, as it clears
+ * pdeath_signal: a privileged program must not receive a signal chosen by
+ * the program before it.
+ */
+void sched_smart_exec(bool secureexec)
+{
+	struct task_struct *p = current;
+	struct sched_smart_entity *sse = &p->smart;
+	struct rq_flags rf;
+	struct rq *rq;
+
+	rq = smart_lock_charged(p, &rf);
+	if (sse->core.tc.deadline)
+		smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_EXEC);
+	sse->notify_code = 0;
+	if (secureexec)
+		sse->notify_signal = 0;
+	task_rq_unlock(rq, p, &rf);
+
+	spin_lock_irq(&p->sighand->siglock);
+	WRITE_ONCE(sse->exec_seq, sse->exec_seq + 1);
+	flush_smart_signals(p);
+	spin_unlock_irq(&p->sighand->siglock);
+}
