@@ -13,7 +13,9 @@
 #   TEST ...           run only these binaries (e.g. smart_api_test) or
 #                      scripts of this directory (smartctl_test.sh, run with
 #                      sh; it uses $SMARTCTL and $JSON_CHECK, default
-#                      <repo>/build/tools/, built by make tools)
+#                      <repo>/build/tools/, built by make tools); a binary
+#                      may carry harness options after a colon, commas for
+#                      spaces: smart_tc_test:-f,used_exact
 #
 # Every binary's TAP output is passed through indented as "# " lines (as the
 # kselftest runner does), followed by one "ok"/"not ok" line per binary and a
@@ -36,7 +38,7 @@ while getopts "b:t:h" opt; do
 	case $opt in
 	b) bindir=$OPTARG ;;
 	t) SMART_STRESS_SECONDS=$OPTARG; export SMART_STRESS_SECONDS ;;
-	h) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	h) sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "usage: $0 [-b BINDIR] [-t STRESS_SECONDS] [TEST ...]" >&2; exit 2 ;;
 	esac
 done
@@ -45,6 +47,7 @@ tests=${*:-$ALL_TESTS}
 
 missing=
 for t in $tests; do
+	t=${t%%:*}
 	case $t in
 	*.sh) [ -f "$here/$t" ] || { echo "# no such test: $here/$t" >&2; exit 2; } ;;
 	*) [ -x "$bindir/$t" ] || missing="$missing $t" ;;
@@ -86,6 +89,9 @@ export KSFT_TAP_LEVEL
 run_one() {
 	case $1 in
 	*.sh) sh "$here/$1" ;;
+	*:*)
+		# shellcheck disable=SC2046 # the options split on purpose
+		"$bindir/${1%%:*}" $(echo "${1#*:}" | tr , ' ') ;;
 	*) "$bindir/$1" ;;
 	esac
 }
