@@ -409,8 +409,11 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD) {
 		smart_sleep(q, se, rq_clock(rq), &sp);
 	} else {
-		if (READ_ONCE(p->__state) == TASK_DEAD && se->tc.deadline)
-			smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_EXIT);
+		if (READ_ONCE(p->__state) == TASK_DEAD) {
+			if (se->tc.deadline)
+				smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_EXIT);
+			smart_tc_disarm(p);
+		}
 		smart_leave(q, se);
 	}
 
@@ -573,8 +576,11 @@ static void switched_from_smart(struct rq *rq, struct task_struct *p)
 	 * SMART ends a constraint.
 	 */
 	p->smart.pi_boosted = task_should_smart(p->policy);
-	if (se->tc.deadline && !p->smart.pi_boosted)
-		smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_LEFT);
+	if (!p->smart.pi_boosted) {
+		if (se->tc.deadline)
+			smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_LEFT);
+		smart_tc_disarm(p);
+	}
 }
 
 /* A waiting task whose class or priority changed may now outrank curr. */

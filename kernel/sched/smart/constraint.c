@@ -119,6 +119,14 @@ void smart_notify(struct task_struct *p, int code)
  * the task runs its latest start time moves with the clock, so the timer
  * is moved back to it only when the task stops running.
  *
+ * The timer is left armed when a constraint ends: a begin finds it armed
+ * no later than its own deadline (a player's constraints follow each
+ * other with growing deadlines) and leaves it there, and the callback,
+ * finding a later deadline or none, moves it on or lets it go.  One
+ * callback per constraint at most, instead of a cancel in every end and a
+ * reprogramming in every begin.  Only an exit cancels it, so that a dead
+ * task's reference is not held.
+ *
  * The armed timer holds a reference on the task (->tc_timer_ref); arming,
  * cancelling and the callback's decision all happen under the task's rq
  * lock, so the reference changes hands exactly once.
@@ -134,8 +142,12 @@ static void smart_tc_arm(struct task_struct *p, u64 when)
 	}
 }
 
-/* Never the last reference: the caller has @p (current, or queued). */
-static void smart_tc_disarm(struct task_struct *p)
+/**
+ * smart_tc_disarm() - cancel a task's constraint timer
+ * @p:	the task, its rq locked; never the last reference (the caller has
+ *	@p: current, or queued)
+ */
+void smart_tc_disarm(struct task_struct *p)
 {
 	struct sched_smart_entity *sse = &p->smart;
 
@@ -192,7 +204,7 @@ u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why)
 	trace_smart_constraint_end(p, se->tc.used, met, why);
 	used = smart_tc_end(se->queue, se, &sp);
 	sse->tc_flags = 0;
-	smart_tc_disarm(p);
+	/* The timer stays: a callback with no constraint lets it go. */
 	/* smart_tc_end() moved @p in the tree, if it is in it: re-decide. */
 	smart_preempt_check(rq);
 	return used;
@@ -216,8 +228,14 @@ void smart_tc_install(struct rq *rq, struct task_struct *p,
 	sse->tc_cookie = c->cookie;
 	sse->tc_period = c->period;
 	sse->tc_notified = false;
-	/* @p is current: its latest start time is watched once it stops. */
-	smart_tc_arm(p, tc->deadline);
+	/*
+	 * @p is current: its latest start time is watched once it stops.
+	 * Until then the timer fires by the deadline, or earlier where the
+	 * last constraint left it (its callback then moves it here).
+	 */
+	if (!sse->tc_timer_ref || !hrtimer_is_queued(&sse->tc_timer) ||
+	    ktime_to_ns(hrtimer_get_expires(&sse->tc_timer)) > tc->deadline)
+		smart_tc_arm(p, tc->deadline);
 	smart_preempt_check(rq);
 }
 
@@ -245,7 +263,7 @@ static enum hrtimer_restart smart_tc_timer_fn(struct hrtimer *timer)
 	now = ktime_get_ns();
 
 	if (!tc->deadline) {
-		/* Ended while this callback waited. */
+		/* Ended: left armed by an end, or ended while we waited. */
 	} else if ((s64)(now - tc->deadline) >= 0) {
 		smart_tc_finish(rq, p, now, SMART_TC_EXPIRED);
 	} else {

@@ -159,6 +159,7 @@ u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why);
 void smart_tc_install(struct rq *rq, struct task_struct *p,
 		      const struct smart_constraint *c, const struct smart_tc *tc);
 void smart_tc_watch(struct task_struct *p);
+void smart_tc_disarm(struct task_struct *p);
 void smart_notify(struct task_struct *p, int code);
 void smart_tc_fork(struct task_struct *p);
 
