@@ -205,8 +205,14 @@ u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why)
 	used = smart_tc_end(se->queue, se, &sp);
 	sse->tc_flags = 0;
 	/* The timer stays: a callback with no constraint lets it go. */
-	/* smart_tc_end() moved @p in the tree, if it is in it: re-decide. */
-	smart_preempt_check(rq);
+	/*
+	 * smart_tc_end() moved @p in the tree, if it is in it: re-decide,
+	 * unless one task at most is runnable.  That one keeps the CPU and
+	 * @p's change cannot make it infeasible: @p is conventional now,
+	 * or not runnable and so in no working schedule.
+	 */
+	if (rq->smart.q.nr_runnable > 1)
+		smart_preempt_check(rq);
 	return used;
 }
 
@@ -215,6 +221,7 @@ u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why)
  * @rq:		the task's rq, locked, clock updated, CPU time charged
  * @p:		the task, in SCHED_SMART, without an active constraint
  * @c:		the constraint as user space gave it (flags, cookie, period)
+ *		with its prediction (status)
  * @tc:		its deadline, estimate and load
  */
 void smart_tc_install(struct rq *rq, struct task_struct *p,
@@ -236,7 +243,15 @@ void smart_tc_install(struct rq *rq, struct task_struct *p,
 	if (!sse->tc_timer_ref || !hrtimer_is_queued(&sse->tc_timer) ||
 	    ktime_to_ns(hrtimer_get_expires(&sse->tc_timer)) > tc->deadline)
 		smart_tc_arm(p, tc->deadline);
-	smart_preempt_check(rq);
+	/*
+	 * Alone on its queue @p keeps the CPU: the decision could only
+	 * reject it, which with nothing else to schedule happens exactly
+	 * when the estimate does not fit before the deadline, as predicted.
+	 */
+	if (rq->smart.q.nr_runnable > 1)
+		smart_preempt_check(rq);
+	else if (c->status == SMART_STATUS_INFEASIBLE)
+		smart_notify(p, SMART_NOTIFY_INFEASIBLE);
 }
 
 static enum hrtimer_restart smart_tc_timer_fn(struct hrtimer *timer)
