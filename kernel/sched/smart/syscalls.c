@@ -285,11 +285,37 @@ static int smart_put_constraint(struct smart_constraint __user *uc,
 }
 
 /*
+ * Write a constraint call's outputs back under the rq lock, before the
+ * call changes anything, without faulting (the lock is held with
+ * interrupts off).  If the page is not there, the caller drops the lock,
+ * faults it in with smart_retry_put() and tries again.
+ */
+static bool smart_put_locked(struct smart_constraint __user *uc,
+			     const struct smart_constraint *c)
+{
+	return !copy_to_user_nofault(uc, c, min_t(u32, c->size, sizeof(*c)));
+}
+
+/*
+ * The locked write-back faulted: write the struct back as it was read
+ * (all of it: a struct may start in a writable page and end in a
+ * read-only one), which faults the page in or fails.  A few retries
+ * only: a page that keeps going away (another thread unmapping it) gets
+ * -EFAULT, with nothing changed.
+ *
+ * Return: 0 to retry, or -EFAULT.
+ */
+static int smart_retry_put(struct smart_constraint __user *uc,
+			   const struct smart_constraint *orig, int *tries)
+{
+	if (++*tries > 3)
+		return -EFAULT;
+	return smart_put_constraint(uc, orig);
+}
+
+/*
  * Copy in and check what both constraint calls take: the syscall @flags
- * (none defined), the constraint's own flags and reserved field.  Its
- * outputs will be written back, so make sure that can be done before
- * anything changes: write the struct back as it was read, all of it (a
- * struct may start in a writable page and end in a read-only one).
+ * (none defined), the constraint's own flags and reserved field.
  */
 static int smart_copy_constraint(struct smart_constraint __user *uc,
 				 struct smart_constraint *c, unsigned int flags)
@@ -303,7 +329,21 @@ static int smart_copy_constraint(struct smart_constraint __user *uc,
 		return ret;
 	if ((c->flags & ~SMART_CONSTRAINT_ALL) || c->__reserved)
 		return -EINVAL;
-	return smart_put_constraint(uc, c);
+	return 0;
+}
+
+/*
+ * Lock the calling thread's rq, its CPU time charged.  Running with
+ * interrupts off, current cannot move to another rq, and every change to
+ * its scheduling state holds that rq's lock: its pi_lock is not needed.
+ */
+static struct rq *smart_lock_current(struct rq_flags *rf)
+{
+	struct rq *rq = this_rq_lock_irq(rf);
+
+	update_rq_clock(rq);
+	rq->donor->sched_class->update_curr(rq);
+	return rq;
 }
 
 /**
@@ -332,12 +372,12 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
 		unsigned int, flags)
 {
 	struct task_struct *p = current;
-	struct smart_constraint c;
+	struct smart_constraint c, orig;
 	struct smart_tc tc;
 	struct rq_flags rf;
+	int ret, tries = 0;
 	struct rq *rq;
 	u64 now;
-	int ret;
 
 	ret = smart_copy_constraint(uc, &c, flags);
 	if (ret)
@@ -356,7 +396,8 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
 		if (!capable(CAP_SYS_NICE))
 			return -EPERM;
 		if (!(c.flags & SMART_CONSTRAINT_QUERY)) {
-			ret = smart_enter(p);
+			/* The outputs must go back before the class changes. */
+			ret = smart_put_constraint(uc, &c) ?: smart_enter(p);
 			if (ret)
 				return ret;
 		}
@@ -367,20 +408,33 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
 		.estimate = c.estimate,
 		.load = smart_tc_load(c.estimate, c.period),
 	};
-	rq = smart_lock_charged(p, &rf);
-	c.available = smart_tc_available(&rq->smart.q, &p->smart.core, &tc,
-					 ktime_get_ns(), &rq->smart.scratch);
-	c.status = c.available >= c.estimate ? SMART_STATUS_FEASIBLE :
-					       SMART_STATUS_INFEASIBLE;
-	trace_smart_constraint_begin(p, &c);
-	if (!(c.flags & SMART_CONSTRAINT_QUERY)) {
-		if (p->smart.core.tc.deadline)
-			smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_REPLACED);
-		smart_tc_install(rq, p, &c, &tc);
-	}
-	task_rq_unlock(rq, p, &rf);
+	orig = c;
+	for (;;) {
+		bool done;
 
-	return smart_put_constraint(uc, &c);
+		rq = smart_lock_current(&rf);
+		c.available = smart_tc_available(&rq->smart.q, &p->smart.core,
+						 &tc, ktime_get_ns(),
+						 &rq->smart.scratch);
+		c.status = c.available >= c.estimate ? SMART_STATUS_FEASIBLE :
+						       SMART_STATUS_INFEASIBLE;
+		done = smart_put_locked(uc, &c);
+		if (done) {
+			trace_smart_constraint_begin(p, &c);
+			if (!(c.flags & SMART_CONSTRAINT_QUERY)) {
+				if (p->smart.core.tc.deadline)
+					smart_tc_finish(rq, p, ktime_get_ns(),
+							SMART_TC_REPLACED);
+				smart_tc_install(rq, p, &c, &tc);
+			}
+		}
+		rq_unlock_irq(rq, &rf);
+		if (done)
+			return 0;
+		ret = smart_retry_put(uc, &orig, &tries);
+		if (ret)
+			return ret;
+	}
 }
 
 /**
@@ -398,21 +452,27 @@ SYSCALL_DEFINE2(smart_constraint_end, struct smart_constraint __user *, uc,
 {
 	struct task_struct *p = current;
 	struct sched_smart_entity *sse = &p->smart;
-	struct smart_constraint c;
+	struct smart_constraint c, orig;
 	struct rq_flags rf;
+	int ret, tries = 0;
 	struct rq *rq;
 	u64 now;
-	int ret;
 
 	ret = smart_copy_constraint(uc, &c, flags);
 	if (ret)
 		return ret;
 
-	rq = smart_lock_charged(p, &rf);
-	now = ktime_get_ns();
-	if (!sse->core.tc.deadline) {
-		ret = -ENOENT;
-	} else {
+	orig = c;
+	for (;;) {
+		bool done;
+
+		rq = smart_lock_current(&rf);
+		if (!sse->core.tc.deadline) {
+			rq_unlock_irq(rq, &rf);
+			return -ENOENT;
+		}
+		now = ktime_get_ns();
+		smart_tc_sync(p);
 		c.flags = sse->tc_flags;
 		c.deadline = sse->core.tc.deadline;
 		c.estimate = sse->core.tc.estimate;
@@ -421,9 +481,15 @@ SYSCALL_DEFINE2(smart_constraint_end, struct smart_constraint __user *, uc,
 		c.available = 0;
 		c.status = (s64)(now - c.deadline) <= 0 ? SMART_STATUS_MET :
 							  SMART_STATUS_MISSED;
-		c.used = smart_tc_finish(rq, p, now, SMART_TC_END);
+		c.used = sse->core.tc.used;
+		done = smart_put_locked(uc, &c);
+		if (done)
+			smart_tc_finish(rq, p, now, SMART_TC_END);
+		rq_unlock_irq(rq, &rf);
+		if (done)
+			return 0;
+		ret = smart_retry_put(uc, &orig, &tries);
+		if (ret)
+			return ret;
 	}
-	task_rq_unlock(rq, p, &rf);
-
-	return ret ?: smart_put_constraint(uc, &c);
 }
