@@ -12,6 +12,7 @@
 #include <linux/cred.h>
 #include <linux/security.h>
 #include <linux/syscalls.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/smart.h>
 #include <uapi/linux/sched/types.h>
 #include <linux/mmu_context.h>
@@ -346,6 +347,36 @@ static struct rq *smart_lock_current(struct rq_flags *rf)
 	return rq;
 }
 
+/*
+ * A constraint's budget counts the thread's CPU clock from the snapshot
+ * smart_tc_install() takes under the rq lock.  An interrupt that arrives
+ * while that lock is held is served when it is dropped, still inside the
+ * call: its time, and that of the softirqs it raises (a timer tick that
+ * frees a burst of RCU callbacks can take milliseconds on a slow vCPU),
+ * is charged to the thread (without CONFIG_IRQ_TIME_ACCOUNTING, as in
+ * Debian's kernels) and would count as used before the caller's first
+ * instruction under the constraint.  So if the call returns more than
+ * SMART_TC_RESYNC_NS after the snapshot, the snapshot is taken again: one
+ * clock read in the common case, one more lock in the rare one.
+ */
+#define SMART_TC_RESYNC_NS	(50 * NSEC_PER_USEC)
+
+static void smart_tc_resync(struct task_struct *p, u64 deadline, u64 since)
+{
+	struct rq_flags rf;
+	struct rq *rq;
+
+	if (local_clock() - since < SMART_TC_RESYNC_NS)
+		return;
+	rq = smart_lock_current(&rf);
+	/* Unless it expired meanwhile: that one was counted already. */
+	if (p->smart.core.tc.deadline == deadline) {
+		p->smart.tc_runtime = p->se.sum_exec_runtime;
+		p->smart.core.tc.used = 0;
+	}
+	rq_unlock_irq(rq, &rf);
+}
+
 /**
  * sys_smart_constraint_begin - begin a time constraint on the calling thread
  * @uc: deadline, estimate, period, cookie and SMART_CONSTRAINT_* flags;
@@ -410,7 +441,8 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
 	};
 	orig = c;
 	for (;;) {
-		bool done;
+		bool done, installed = false;
+		u64 since = 0;
 
 		rq = smart_lock_current(&rf);
 		c.available = smart_tc_available(&rq->smart.q, &p->smart.core,
@@ -426,9 +458,13 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
 					smart_tc_finish(rq, p, ktime_get_ns(),
 							SMART_TC_REPLACED);
 				smart_tc_install(rq, p, &c, &tc);
+				installed = true;
+				since = rq_clock(rq);
 			}
 		}
 		rq_unlock_irq(rq, &rf);
+		if (installed)
+			smart_tc_resync(p, c.deadline, since);
 		if (done)
 			return 0;
 		ret = smart_retry_put(uc, &orig, &tries);
