@@ -105,7 +105,7 @@ static void test_extremes(void)
 			wrapped++;
 		if (in && smart_tc_left(&x.tc) > deadline - NOW)
 			wrapped++;
-		avail = smart_tc_available(&q, &base[0], &x.tc, NOW, &scratch);
+		avail = smart_tc_available(&q, &base[0], &x.tc, NOW, &scratch, &params);
 		if ((s64)(deadline - NOW) > 0 ? avail > deadline - NOW : avail)
 			over++;
 	}
@@ -267,7 +267,7 @@ static void test_bounded_walk(void)
 	on_queue(&q, &me, 1, SMART_SHARE_DEFAULT);
 	tc = (struct smart_tc){ .deadline = NOW + SEC(10), .estimate = MS(1) };
 	tap_eq("walk: behind more than 64 more important constraints nothing is predicted",
-	       0, smart_tc_available(&q, &me, &tc, NOW, &scratch), "ns");
+	       0, smart_tc_available(&q, &me, &tc, NOW, &scratch, &params), "ns");
 }
 
 int main(void)

@@ -283,7 +283,7 @@ static u64 avail(struct smart_queue *q, struct smart_entity *me, u64 d, u64 est,
 			       .load = smart_tc_load(est, period) };
 	struct smart_ws scratch;
 
-	return smart_tc_available(q, me, &tc, 0, &scratch);
+	return smart_tc_available(q, me, &tc, 0, &scratch, &params);
 }
 
 static void test_available(void)
@@ -328,13 +328,37 @@ static void test_available(void)
 	smart_queue_init(&q);
 	on_queue(&q, &me, 0, 0, 0);
 	on_queue(&q, &conv, 0, 0, 0);	/* beta 10 ms */
-	tap_eq("available: not a candidate (beta 0 + 20 > 10 ms of a conventional peer): its share, 100 / 2",
-	       MS(50), avail(&q, &me, MS(100), MS(20), 0), "ns");
+	tap_eq("available: not a candidate (beta 0 + 20 > 10 ms of a conventional peer): 100 - its 10 ms quantum",
+	       MS(90), avail(&q, &me, MS(100), MS(20), 0), "ns");
+
+	/* me at v = 40 ms: beta 50 ms as a real-time task with Q 10 ms */
+	smart_leave(&q, &me);
+	me.delta = MS(40);
+	smart_join(&q, &me, SMART_JOIN_MOVE, &params);
+	tap_eq("available: a conventional peer 40 ms behind runs its quantum and 3 more first: 100 - 40",
+	       MS(60), avail(&q, &me, MS(100), MS(10), 0), "ns");
+	on_queue(&q, &x, 0, MS(200), MS(5));	/* beta 5 ms, before conv */
+	tap_eq("available: a constraint before that peer runs whole first, due later or not: 100 - 5 - 40",
+	       MS(55), avail(&q, &me, MS(100), MS(10), 0), "ns");
+
+	/* y: behind me as a real-time task (beta 60), ahead as conventional (10) */
+	smart_queue_init(&q);
+	on_queue(&q, &me, 0, 0, 0);
+	smart_leave(&q, &me);
+	me.delta = MS(5);
+	smart_join(&q, &me, SMART_JOIN_MOVE, &params);
+	on_queue(&q, &y, 0, MS(50), MS(60));
+	tap_eq("available: a less important one due first comes back ahead if it misses (beta 10 < 15): 100 - 15",
+	       MS(85), avail(&q, &me, MS(100), MS(10), 0), "ns");
+
+	smart_queue_init(&q);
+	on_queue(&q, &me, 0, 0, 0);
+	on_queue(&q, &conv, 0, 0, 0);	/* beta 10 ms */
 	tap_eq("available: a candidate (beta 0 + 5 < 10 ms): the working schedule's 100 ms",
 	       MS(100), avail(&q, &me, MS(100), MS(5), 0), "ns");
 	tap_eq("available: a deadline already past leaves nothing", 0,
 	       smart_tc_available(&q, &me, &(struct smart_tc){ .deadline = MS(1),
-			.estimate = MS(1) }, MS(2), &(struct smart_ws){ }), "ns");
+			.estimate = MS(1) }, MS(2), &(struct smart_ws){ }, &params), "ns");
 }
 
 int main(void)

@@ -697,6 +697,59 @@ struct smart_entity *smart_pick_tc(struct smart_queue *q, u64 now,
 	return ws->nr ? ws->se[0] : first;			/* step 4 */
 }
 
+/*
+ * The CPU time a conventional entity @o, ahead of a value tuple of BVFT
+ * @beta at its priority, runs before it falls behind: the rest of its
+ * quantum, then every further quantum it starts still ahead.  At the end
+ * of the quantum v = beta_o - b / S, and each quantum after it begins at
+ * beta >= v + Q / S or later (the bias only adds), so it starts another
+ * while v + Q / S < @beta: k = ceil((@beta - v - Q / S) / (Q / S)) more.
+ */
+static u64 smart_catch_up(const struct smart_entity *o, u64 beta,
+			  const struct smart_params *p)
+{
+	u64 v = o->bvft - smart_scale(o->bias, o->inv_share);
+	u64 qv = max_t(u64, smart_scale(p->quantum_ns, o->inv_share), 1);
+	u64 ns = smart_quantum_left(o), k;
+
+	if ((s64)(beta - v) > (s64)qv) {
+		k = div64_u64(beta - v - 1, qv);
+		/* Past the horizon: more than any deadline leaves. */
+		if (k > div64_u64(SMART_TC_HORIZON_NS, max_t(u64, p->quantum_ns, 1)))
+			return SMART_TC_HORIZON_NS;
+		ns = smart_add_sat(ns, k * p->quantum_ns);
+	}
+	return ns;
+}
+
+/*
+ * The shares of the runnable entities at @me's priority, @me included:
+ * the ones that split the CPU with it.  Sleepers are members of the level
+ * too, but take no CPU.  Past SMART_WS_MAX entries of the tree, the
+ * level's total bounds it.
+ */
+static u64 smart_runnable_shares(struct smart_queue *q,
+				 const struct smart_entity *se,
+				 const struct smart_entity *me)
+{
+	u64 shares = me->share;
+	unsigned int seen = 0;
+	struct rb_node *n;
+
+	for (n = rb_first_cached(&q->tree); n; n = rb_next(n)) {
+		struct smart_entity *o = rb_entry(n, struct smart_entity, node);
+
+		if (o->prio < me->prio)
+			break;
+		if (++seen > 2 * SMART_WS_MAX)
+			return smart_level_of(q, me)->shares +
+			       (se->queue == q ? 0 : me->share);
+		if (o != se && o->prio == me->prio)
+			shares += o->share;
+	}
+	return shares;
+}
+
 /**
  * smart_tc_available() - predict the CPU time a constraint would get
  * @q:		the queue it runs on (it may not be on it yet), or NULL
@@ -704,6 +757,7 @@ struct smart_entity *smart_pick_tc(struct smart_queue *q, u64 now,
  * @tc:		the constraint it would begin (@tc->used is ignored)
  * @now:	t
  * @ws:		scratch space
+ * @p:		tunables
  *
  * The entity would compete with the value tuple (P, v + Q / S) of a
  * real-time task.  Walking the queue in value order from the top:
@@ -714,9 +768,20 @@ struct smart_entity *smart_pick_tc(struct smart_queue *q, u64 now,
  *   in a working schedule (step 3) and what they need before @tc's
  *   deadline, and the slack the later ones need to stay feasible, is
  *   not available (eqs. (8)-(9), the periodic loads included);
- * - a more important conventional task of the same priority means the
- *   entity is not a candidate now; it is then bounded by its
- *   proportional share of the time to the deadline as well.
+ * - a more important conventional task of the same priority runs until
+ *   its value tuple falls behind the entity's (smart_catch_up()), and
+ *   until then every more important real-time task may be a candidate
+ *   without the entity and run all it has left.  None of that time is
+ *   available.  Once a candidate, the entity runs its
+ *   quantum, the whole estimate when it is at most
+ *   SMART_RT_QUANTUM_MAX_NS; a larger one advances in such chunks and
+ *   shares the CPU with its peers, so it is also bounded by its
+ *   proportional share of the time to the deadline;
+ * - a less important real-time task of the same priority due before the
+ *   entity that misses its deadline goes on as a conventional task with
+ *   a fresh quantum (smart_tc_end()), which may put it ahead: what it
+ *   could then take between the two deadlines is not available.  The
+ *   first SMART_WS_MAX tasks behind the entity are looked at.
  *
  * The prediction assumes the queue stays as it is; it is the input to
  * SMART_STATUS_FEASIBLE / INFEASIBLE of smart_constraint_begin().  Like
@@ -730,12 +795,13 @@ struct smart_entity *smart_pick_tc(struct smart_queue *q, u64 now,
  * Return: CPU time (ns) predicted to be available before the deadline.
  */
 u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
-		       const struct smart_tc *tc, u64 now, struct smart_ws *ws)
+		       const struct smart_tc *tc, u64 now, struct smart_ws *ws,
+		       const struct smart_params *p)
 {
 	u64 t = smart_tc_ahead(tc, now), left = 0, load = 0, load_at = 0;
-	u64 avail = t;
+	u64 avail = t, ahead = 0;
 	struct smart_entity me = *se;
-	bool candidate = true, before = false;
+	bool before = false, behind = false;
 	unsigned int i, seen = 0;
 	struct rb_node *n;
 
@@ -760,15 +826,50 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 			continue;
 		if (!smart_value_before(o, &me))
 			break;
+		if (++seen > SMART_WS_MAX)
+			return 0;
 		if (!smart_is_rt(o)) {
 			if (o->prio > me.prio)
 				return 0;
-			candidate = false;
-			break;
+			behind = true;
+			ahead = smart_add_sat(ahead, smart_catch_up(o, me.bvft, p));
+			continue;
 		}
-		if (++seen > SMART_WS_MAX)
-			return 0;
 		smart_ws_insert(ws, o, now);
+	}
+	/*
+	 * Behind it: one due first that misses goes on as a conventional
+	 * task with a fresh quantum, ahead of the entity if v + Q / S is.
+	 */
+	for (seen = 0; n && seen < SMART_WS_MAX; n = rb_next(n), seen++) {
+		struct smart_entity *o = rb_entry(n, struct smart_entity, node);
+		u64 v = smart_vtime(o);
+
+		if (o == se || !smart_is_rt(o) || o->prio != me.prio ||
+		    (s64)(o->tc.deadline - tc->deadline) >= 0 ||
+		    (s64)(v + smart_scale(p->quantum_ns, o->inv_share) -
+			  me.bvft) >= 0)
+			continue;
+		/* Clamped first: the quotient must fit in 64 bits. */
+		ahead = smart_add_sat(ahead,
+			min(mul_u64_u64_div_u64(min_t(u64, me.bvft - v,
+						      SMART_TC_HORIZON_NS),
+						o->share, SMART_SHARE_DEFAULT),
+			    tc->deadline - o->tc.deadline));
+		behind = true;
+	}
+	/*
+	 * Behind a conventional task (or one that may come ahead as such)
+	 * the entity is no candidate until that one has fallen behind it,
+	 * quantum by quantum, and meanwhile the real-time tasks before it,
+	 * on either side of that task, can be candidates without the
+	 * entity: they may run all they have left first, whatever their
+	 * deadlines.
+	 */
+	if (behind) {
+		for (i = 0; i < ws->nr; i++)
+			ahead = smart_add_sat(ahead, smart_tc_left(&ws->se[i]->tc));
+		ws->nr = 0;
 	}
 
 	/*
@@ -800,12 +901,11 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 		avail = min(avail, smart_sub0(r, need));
 	}
 
-	if (!candidate && q) {
-		const struct smart_level *l = smart_level_of(q, &me);
-		u64 shares = l->shares + (se->queue == q ? 0 : me.share);
-
-		avail = min(avail, mul_u64_u64_div_u64(t, me.share, shares));
-	}
+	/* The time the conventional tasks ahead take comes first. */
+	avail = smart_sub0(avail, ahead);
+	if (tc->estimate > SMART_RT_QUANTUM_MAX_NS && q)
+		avail = min(avail, mul_u64_u64_div_u64(t, me.share,
+					smart_runnable_shares(q, se, &me)));
 	return avail;
 }
 

@@ -130,7 +130,8 @@ struct smart_entity *smart_pick(struct smart_queue *q);
 
 u64 smart_tc_load(u64 estimate, u64 period);
 u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
-		       const struct smart_tc *tc, u64 now, struct smart_ws *ws);
+		       const struct smart_tc *tc, u64 now, struct smart_ws *ws,
+		       const struct smart_params *p);
 u64 smart_tc_demand(const struct smart_tc *tc, u64 t);
 bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now);
 void smart_tc_begin(struct smart_queue *q, struct smart_entity *se,

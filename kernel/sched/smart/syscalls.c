@@ -403,6 +403,7 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
 		unsigned int, flags)
 {
 	struct task_struct *p = current;
+	struct smart_params sp = smart_params_now();
 	struct smart_constraint c, orig;
 	struct smart_tc tc;
 	struct rq_flags rf;
@@ -447,7 +448,7 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
 		rq = smart_lock_current(&rf);
 		c.available = smart_tc_available(&rq->smart.q, &p->smart.core,
 						 &tc, ktime_get_ns(),
-						 &rq->smart.scratch);
+						 &rq->smart.scratch, &sp);
 		c.status = c.available >= c.estimate ? SMART_STATUS_FEASIBLE :
 						       SMART_STATUS_INFEASIBLE;
 		done = smart_put_locked(uc, &c);

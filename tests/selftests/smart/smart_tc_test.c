@@ -671,17 +671,20 @@ TEST(available_idle_cpu)
  * quarter and asks about an estimate larger than quantum + bias_max +
  * 40 ms: its value offset, min(estimate, 100 ms) * 4, is then beyond any
  * hog's (quantum + bias), it cannot be more important than them, and it
- * can at best count on its proportional share.
+ * can at best count on its proportional share; in fact each hog runs
+ * until its value tuple passes the thread's, and the thread, asked to
+ * spin to the deadline, must get no more than was predicted.
  */
 TEST(available_under_load)
 {
 	long long q = smart_tunable("quantum_ns", DEF_QUANTUM_NS);
 	long long bmax = smart_tunable("bias_max_ns", DEF_BIAS_MAX_NS);
 	long long big = q + bmax + 40 * MS, end, t0;
-	struct smart_constraint idle, load, small;
+	struct smart_constraint idle, load, small, real;
+	long long got, cpu0;
 	struct hog_set h;
 	struct smart_attr me;
-	int i, r;
+	int i, r, r2;
 
 	hogs_init(&h);
 	REQUIRE_SMART();
@@ -722,9 +725,20 @@ TEST(available_under_load)
 	smart_tc_init(&small, SMART_CONSTRAINT_QUERY, mono_ns() + 100 * MS, 5 * MS, 0, COOKIE);
 	ASSERT_EQ(0, smart_tc_begin(&small));
 	smart_get(0, &me);
+	/* What it gets: the same constraint for real, spinning to its deadline. */
+	smart_tc_init(&real, 0, mono_ns() + 100 * MS, big, 0, COOKIE);
+	r2 = smart_tc_begin(&real);
+	cpu0 = thread_cpu_ns();
+	while (mono_ns() < (long long)real.deadline)
+		;
+	got = thread_cpu_ns() - cpu0;
+	smart_tc_end(&real);
 	hogs_kill(&h);
 	ASSERT_EQ(0, r) {
 		TH_LOG("QUERY under load: %s", strerror(-r));
+	}
+	ASSERT_EQ(0, r2) {
+		TH_LOG("begin under load: %s", strerror(-r2));
 	}
 
 	TH_LOG("estimate %.0f ms, deadline +100 ms: available idle %.3f ms (%s), with 3 hogs "
@@ -740,10 +754,19 @@ TEST(available_under_load)
 		       "idle prediction (%.3f ms), got %.3f ms", ms(idle.available),
 		       ms(load.available));
 	}
-	EXPECT_GT(load.available, 0ull) {
-		TH_LOG("at the hogs' priority the thread still gets its proportional share: "
-		       "expected > 0 available");
+	/*
+	 * The prediction against what happens: behind the three hogs (each
+	 * runs until its value tuple passes the thread's, some 300 ms), the
+	 * thread gets what was predicted, not more than 10 ms beyond it.
+	 */
+	TH_LOG("the same constraint begun for real: %.3f ms of CPU before its deadline "
+	       "(predicted %.3f ms)", ms(got), ms(real.available));
+	EXPECT_LE(got, (long long)real.available + 10 * MS) {
+		TH_LOG("3 hogs: got %.3f ms before the deadline, predicted %.3f ms",
+		       ms(got), ms(real.available));
 	}
+	if (real.status == SMART_STATUS_FEASIBLE)
+		EXPECT_GE(got + MS, big);
 	EXPECT_STATUS_CONSISTENT(idle);
 	EXPECT_STATUS_CONSISTENT(load);
 	EXPECT_STATUS_CONSISTENT(small);
