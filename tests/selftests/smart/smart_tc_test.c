@@ -662,6 +662,23 @@ TEST(available_idle_cpu)
 	}
 }
 
+/* one SMART hog of @share on CPU_T, held until hogs_go() */
+static bool hog_on_cpu_t(struct __test_metadata *_metadata, struct hog_set *h,
+			 unsigned int share)
+{
+	pid_t pid = hog_spawn(h, 1UL << CPU_T, hog_spin_forever, NULL);
+	int r;
+
+	if (pid <= 0) {
+		TH_LOG("hog_spawn failed");
+		return false;
+	}
+	r = smart_set(pid, SMART_ATTR_PRIORITY | SMART_ATTR_SHARE, 0, share);
+	if (r)
+		TH_LOG("hog %d: smart_setattr: %s", pid, strerror(-r));
+	return !r;
+}
+
 /*
  * Paper §3.3: a real-time task's quantum is its estimate and it has no
  * bias, so it competes with the value tuple (P, v + estimate / S); the
@@ -690,15 +707,8 @@ TEST(available_under_load)
 	REQUIRE_SMART();
 	REQUIRE_ROOT();
 	SETUP_SELF();
-	for (i = 0; i < 3; i++) {
-		pid_t pid = hog_spawn(&h, 1UL << CPU_T, hog_spin_forever, NULL);
-
-		ASSERT_GT(pid, 0);
-		r = smart_set(pid, SMART_ATTR_PRIORITY | SMART_ATTR_SHARE, 0, 1024);
-		ASSERT_EQ(0, r) {
-			TH_LOG("hog %d: smart_setattr: %s", pid, strerror(-r));
-		}
-	}
+	for (i = 0; i < 3; i++)
+		ASSERT_TRUE(hog_on_cpu_t(_metadata, &h, 1024));
 	ASSERT_EQ(0, smart_set(0, SMART_ATTR_PRIORITY | SMART_ATTR_SHARE, 0, 1024));
 
 	/* the hogs exist but block (once they have run up to their read): CPU 0 is idle */
@@ -798,15 +808,8 @@ TEST(feasible_is_met)
 	REQUIRE_SMART();
 	REQUIRE_ROOT();
 	SETUP_SELF();
-	for (i = 0; i < 3; i++) {
-		pid_t pid = hog_spawn(&h, 1UL << CPU_T, hog_spin_forever, NULL);
-
-		ASSERT_GT(pid, 0);
-		r = smart_set(pid, SMART_ATTR_PRIORITY | SMART_ATTR_SHARE, 0, shares[i]);
-		ASSERT_EQ(0, r) {
-			TH_LOG("hog %d: smart_setattr: %s", pid, strerror(-r));
-		}
-	}
+	for (i = 0; i < 3; i++)
+		ASSERT_TRUE(hog_on_cpu_t(_metadata, &h, shares[i]));
 	ASSERT_EQ(0, smart_set(0, SMART_ATTR_PRIORITY | SMART_ATTR_SHARE, 0, 1024));
 	hogs_go(&h);
 
