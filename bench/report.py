@@ -45,7 +45,7 @@ LABEL_COLORS = {"SMART": "#1f77b4", "SMART-nobias": "#9ecae1",
                 "EEVDF": "#ff7f0e", "FIFO": "#d62728",
                 "DEADLINE": "#2ca02c"}
 #: Order of the berate variants.
-VARIANT_ORDER = ["unmodified", "constraints"]
+VARIANT_ORDER = ["unmodified", "constraints", "dropping"]
 
 #: The paper's application mix (Table 2), in the order of Figure 3.
 MIX_APPS = ["news-audio", "news-video", "entertain", "typing", "dhrystone"]
@@ -805,7 +805,11 @@ def section_berate(res, targets):
     cols = berate_columns(recs)
     col_names = ["%s %s" % c for c in cols]
     cases = sorted({r.get("case") for r in recs})
-    target_col = ("SMART", "constraints")
+    # The target is on the player that drops what it is notified of (the
+    # SMART paper's §6.1), when that variant ran; else on the one that
+    # never drops.
+    target_col = (("SMART", "dropping") if ("SMART", "dropping") in cols
+                  else ("SMART", "constraints"))
     rows, own = [], []
     for case in sorted(set(PAPER_BERATE) | set(cases)):
         mix, paper_rows = PAPER_BERATE.get(case, ("", []))
@@ -827,9 +831,10 @@ def section_berate(res, targets):
                 m = missed.get(target_col)
                 ok = None if m is None else m <= TARGET_BERATE_MISSED_PCT
                 cell = status(ok)
-                own.append(Target("berate", "case %d %s: SMART constraints "
+                own.append(Target("berate", "case %d %s: SMART %s "
                                   "≤ %.1f%% missed"
-                                  % (case, name, TARGET_BERATE_MISSED_PCT),
+                                  % (case, name, target_col[1],
+                                     TARGET_BERATE_MISSED_PCT),
                                   fmt(m, 1, "%"), ok))
             else:
                 cell = "— (no target)"
@@ -839,7 +844,8 @@ def section_berate(res, targets):
     lines += md_table(["case", "mix", "app"] + col_names
                       + ["paper Linux 100 Hz", "paper Linux 800 Hz",
                          "paper BeRate", "target ≤ %.1f%% (SMART "
-                         "constraints)" % TARGET_BERATE_MISSED_PCT], rows)
+                         "%s)" % (TARGET_BERATE_MISSED_PCT, target_col[1])],
+                      rows)
 
     lines += ["### After the first second",
               "",

@@ -64,6 +64,7 @@ for c in $cases; do
 	one "berate-$c-EEVDF-unmodified" berate --case "$c" --label EEVDF --variant unmodified --duration $berate
 	one "berate-$c-SMART-unmodified" berate --case "$c" --label SMART --variant unmodified --duration $berate
 	one "berate-$c-SMART-constraints" berate --case "$c" --label SMART --variant constraints --duration $berate
+	one "berate-$c-SMART-dropping" berate --case "$c" --label SMART --variant dropping --duration $berate
 done
 if [ -f bench/guest/overheads.sh ]; then
 	sh bench/guest/overheads.sh "$mode" "$out" || fails=$((fails + 1))

@@ -6,7 +6,7 @@
  *
  *   smartbench fig3   --label L [--duration S] [--seed N]
  *   smartbench fig5   --label L [--duration S] [--seed N]
- *   smartbench berate --label L --case 1..6 --variant unmodified|constraints
+ *   smartbench berate --label L --case 1..6 --variant unmodified|constraints|dropping
  *                     [--duration S] [--seed N]
  *
  * Labels (../shared/design/evaluation.md):
@@ -130,6 +130,7 @@ static struct shared *sh;
 static enum label label;
 static unsigned int seed = 1;
 static bool use_constraints;	/* media apps use SMART time constraints */
+static bool srt_drop;		/* srtsim drops a job it is notified of (berate dropping) */
 static int ncpus;
 
 /* ---- small utilities ------------------------------------------------------- */
@@ -690,6 +691,10 @@ static void batch_main(struct app *a)
  * soon as the late one is done.  The constraints variant wraps each job in
  * a time constraint whose estimate is the per-frame-type exponential
  * average x 1.1 (the paper notes MPEG needs one average per frame type).
+ * The dropping variant also asks to be notified and, as the SMART paper's
+ * player does (§6.1), drops a job whose constraint is infeasible or
+ * notified before it starts: it counts as missed, and its CPU time goes
+ * to the next one.
  */
 static void srt_main(struct app *a)
 {
@@ -701,6 +706,8 @@ static void srt_main(struct app *a)
 	uint64_t rs = seed * 7777 + a->fps * 13 + a->util;
 
 	thread_start(a);
+	if (srt_drop)
+		install_notify();
 	for (int f = 0; f < 3; f++) {
 		smart_estimator_init(&est[f], 0.25, SMART_ESTIMATOR_MARGIN_PAPER);
 		smart_estimator_update(&est[f], mean * rel[f]);
@@ -715,8 +722,24 @@ static void srt_main(struct app *a)
 		if (deadline > sh->end)
 			break;
 		sleep_until(release);
+		notified_cookie = 0;
 		if (use_constraints)
-			tc = tc_begin(&c, deadline, smart_estimator_get(&est[f]), period, 0, k);
+			tc = tc_begin(&c, deadline, smart_estimator_get(&est[f]), period,
+				      srt_drop ? SMART_CONSTRAINT_NOTIFY : 0, k + 1);
+		if (srt_drop && (!tc || c.status == SMART_STATUS_INFEASIBLE ||
+				 notified_cookie == (uint64_t)k + 1)) {
+			if (tc)
+				tc_end();
+			a->ph[0].notified += tc;
+			a->ph[0].dropped++;
+			a->ph[0].units++;
+			a->ph[0].missed++;
+			if (release - sh->t0 >= NSEC_PER_SEC) {
+				a->ph[0].late_jobs++;
+				a->ph[0].late_missed++;
+			}
+			continue;
+		}
 		c0 = cpu_ns();
 		/* a job still running at the end is cut short: missed */
 		burn(cost > mean / 5 ? cost : mean / 5, sh->end);
@@ -1000,8 +1023,8 @@ static void json_app(const struct app *a, int p, double len_ns, double ideal)
 			printf(",\"ideal_pct\":%.3f", ideal);
 		break;
 	case K_SRT:
-		printf(",\"fps\":%d,\"util_pct\":%d,\"jobs\":%ld,\"missed\":%ld,\"notified\":%ld",
-		       a->fps, a->util, st->units, st->missed, st->notified);
+		printf(",\"fps\":%d,\"util_pct\":%d,\"jobs\":%ld,\"missed\":%ld,\"notified\":%ld,\"dropped\":%ld",
+		       a->fps, a->util, st->units, st->missed, st->notified, st->dropped);
 		printf(",\"jobs_after_1s\":%ld,\"missed_after_1s\":%ld", st->late_jobs, st->late_missed);
 		break;
 	}
@@ -1120,7 +1143,7 @@ static void usage(int st)
 	fprintf(st ? stderr : stdout,
 		"Usage: smartbench fig3|fig5|berate --label SMART|SMART-nobias|EEVDF|FIFO|DEADLINE\n"
 		"                  [--duration SECONDS] [--seed N]\n"
-		"                  [--case 1..6 --variant unmodified|constraints]   (berate)\n"
+		"                  [--case 1..6 --variant unmodified|constraints|dropping]   (berate)\n"
 		"Runs one workload of the evaluation suite and prints one JSON record\n"
 		"(bench/SCHEMA.md).\n");
 	exit(st);
@@ -1188,12 +1211,14 @@ int main(int argc, char **argv)
 		run();
 		print_mix(exp, duration);
 	} else if (!strcmp(exp, "berate")) {
-		if (!variant || (strcmp(variant, "unmodified") && strcmp(variant, "constraints")))
-			die("berate needs --variant unmodified|constraints");
+		if (!variant || (strcmp(variant, "unmodified") && strcmp(variant, "constraints") &&
+				 strcmp(variant, "dropping")))
+			die("berate needs --variant unmodified|constraints|dropping");
+		srt_drop = !strcmp(variant, "dropping");
 		if (!strcmp(variant, "unmodified"))
 			use_constraints = false;
 		else if (!use_constraints)
-			die("--variant constraints needs a SMART label");
+			die("--variant %s needs a SMART label", variant);
 		setup_berate(bcase);
 		run();
 		print_berate(bcase, variant, duration);

@@ -65,6 +65,8 @@ def check_apps(name, label, apps, length_s, one_cpu=True):
             jobs = length_s * a["fps"]
             check(abs(a["jobs"] - jobs) <= 2 and 0 <= a["missed"] <= a["jobs"],
                   f"{name}: {a['app']} released {a['jobs']} jobs (~{jobs:.0f}), missed {a['missed']}")
+            check(0 <= a["dropped"] <= a["missed"],
+                  f"{name}: {a['app']} dropped jobs ({a['dropped']}) are among the missed ({a['missed']})")
     if one_cpu:
         # one CPU, a CPU hog always runnable: the apps use (nearly) all of it
         check(90.0 <= total <= 100.5,
@@ -96,7 +98,7 @@ def main():
             check_apps(f"fig5-{label} phase 1", label, p1["apps"], p1["end_s"] - 0.1)
             check(not any(a["app"].startswith("news") for a in p2["apps"]),
                   f"fig5-{label}: News left at the end of phase 1")
-    for v in ["EEVDF-unmodified", "SMART-unmodified", "SMART-constraints"]:
+    for v in ["EEVDF-unmodified", "SMART-unmodified", "SMART-constraints", "SMART-dropping"]:
         names = [n for n in recs if n.startswith("berate-") and n.endswith(v)]
         if check(names, f"berate ran as {v}"):
             for n in names:
