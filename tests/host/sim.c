@@ -248,3 +248,18 @@ size_t sim_run_at(const struct sim *s, u64 t)
 			return i;
 	return s->nr_runs;
 }
+
+u64 sim_rng_state;
+
+u64 sim_rnd(void)
+{
+	sim_rng_state ^= sim_rng_state >> 12;
+	sim_rng_state ^= sim_rng_state << 25;
+	sim_rng_state ^= sim_rng_state >> 27;
+	return sim_rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+u64 sim_rnd_in(u64 lo, u64 hi)
+{
+	return lo + sim_rnd() % (hi - lo + 1);
+}

@@ -153,6 +153,12 @@ void sim_set_params(struct sim *s, struct sim_task *t, s32 prio, u32 share);
 /* Index of the first run starting at or after @t, or s->nr_runs. */
 size_t sim_run_at(const struct sim *s, u64 t);
 
+/* A xorshift64* generator for random scenarios; seed sim_rng_state. */
+extern u64 sim_rng_state;
+u64 sim_rnd(void);
+/* Uniform in [lo, hi]. */
+u64 sim_rnd_in(u64 lo, u64 hi);
+
 static inline double sim_pct(u64 part, u64 whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;

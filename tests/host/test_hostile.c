@@ -97,9 +97,9 @@ static void test_extremes(void)
 		if (x.tc.load > SMART_LOAD_ONE)
 			bad++;
 		ws.nr = 0;
-		smart_ws_insert(&ws, &base[0], NOW);
-		smart_ws_insert(&ws, &base[1], NOW);
-		in = smart_ws_insert(&ws, &x, NOW);
+		smart_ws_insert(&ws, &base[0], NOW, NULL);
+		smart_ws_insert(&ws, &base[1], NOW, NULL);
+		in = smart_ws_insert(&ws, &x, NOW, NULL);
 		kept += in;
 		if (in && !ws_feasible_ref(&ws, NOW))
 			wrapped++;
@@ -132,7 +132,7 @@ static void test_full_schedule_at_bounds(void)
 		/* tiny estimates, period = estimate (F = 1) for one, else F ~ 0 */
 		se[i].tc = (struct smart_tc){ .deadline = NOW + MAX_AHEAD - i,
 			.estimate = 1, .load = smart_tc_load(1, MAX_AHEAD) };
-		kept += smart_ws_insert(&ws, &se[i], NOW);
+		kept += smart_ws_insert(&ws, &se[i], NOW, NULL);
 	}
 	tap_ok(kept == SMART_WS_MAX && ws_feasible_ref(&ws, NOW),
 	       "bounds: 64 constraints 60 s ahead fill the schedule and stay feasible",
@@ -144,7 +144,7 @@ static void test_full_schedule_at_bounds(void)
 	ws.nr = 0;
 	kept = 0;
 	for (i = 0; i < SMART_WS_MAX; i++)
-		kept += smart_ws_insert(&ws, &se[i], NOW);
+		kept += smart_ws_insert(&ws, &se[i], NOW, NULL);
 	tap_eq("bounds: 64 x (60 s by 60 s, F = 1): only the first fits", 1, kept,
 	       "kept");
 }

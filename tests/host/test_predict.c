@@ -57,23 +57,7 @@ static const struct smart_params params = {
 	.bias_max_ns = MS(100), .sleep_credit_ns = MS(100),
 };
 
-static u64 rng_state;
 static int expired_before;	/* constraints of others that expired first */
-
-static u64 rnd(void)
-{
-	/* xorshift64* */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1DULL;
-}
-
-/* Uniform in [lo, hi]. */
-static u64 rnd_in(u64 lo, u64 hi)
-{
-	return lo + rnd() % (hi - lo + 1);
-}
 
 static const u32 shares[] = { 256, 512, 1024, 1024, 1024, 2048, 4096 };
 
@@ -169,23 +153,23 @@ static u64 scenario(unsigned long seed, u64 estimate, struct result *res)
 	struct ptask *pr;
 	int i, order[NR_TASKS];
 
-	rng_state = seed * 0x9E3779B97F4A7C15ULL + 1;
+	sim_rng_state = seed * 0x9E3779B97F4A7C15ULL + 1;
 	smart_queue_init(&s->q);
-	s->nr = (int)rnd_in(2, NR_TASKS);
+	s->nr = (int)sim_rnd_in(2, NR_TASKS);
 	s->probe = s->nr - 1;
-	t0 = rnd_in(0, 300) * MS(1);
+	t0 = sim_rnd_in(0, 300) * MS(1);
 	for (i = 0; i < s->nr; i++) {
 		struct ptask *t = &s->t[i];
-		u64 r = rnd() % 100;
+		u64 r = sim_rnd() % 100;
 		s32 prio = r < 80 ? 0 : r < 90 ? -1 : 1;
 
 		if (i == s->probe)
 			prio = 0;
-		smart_entity_init(&t->se, prio, shares[rnd() % 7]);
+		smart_entity_init(&t->se, prio, shares[sim_rnd() % 7]);
 		smart_join(&s->q, &t->se, SMART_JOIN_NEW, &params);
-		t->constrained = i == s->probe || rnd() % 100 < 60;
-		if (t0 && rnd() % 100 < 30) {
-			t->sleep_at = rnd_in(1, t0);
+		t->constrained = i == s->probe || sim_rnd() % 100 < 60;
+		if (t0 && sim_rnd() % 100 < 30) {
+			t->sleep_at = sim_rnd_in(1, t0);
 			t->wake_at = t0;
 		}
 	}
@@ -200,7 +184,7 @@ static u64 scenario(unsigned long seed, u64 estimate, struct result *res)
 	for (i = 0; i < s->nr; i++)
 		order[i] = i;
 	for (i = s->nr - 2; i > 0; i--) {
-		int j = (int)(rnd() % (i + 1)), x = order[i];
+		int j = (int)(sim_rnd() % (i + 1)), x = order[i];
 
 		order[i] = order[j];
 		order[j] = x;
@@ -210,10 +194,10 @@ static u64 scenario(unsigned long seed, u64 estimate, struct result *res)
 
 		if (!t->constrained)
 			continue;
-		rel = rnd_in(10, 400) * MS(1);
+		rel = sim_rnd_in(10, 400) * MS(1);
 		t->deadline = t0 + rel;
-		t->estimate = rel * rnd_in(2, 60) / 100;
-		t->period = rnd() % 2 ? rel * rnd_in(100, 300) / 100 : 0;
+		t->estimate = rel * sim_rnd_in(2, 60) / 100;
+		t->period = sim_rnd() % 2 ? rel * sim_rnd_in(100, 300) / 100 : 0;
 		t->work = t->estimate;
 		tc = (struct smart_tc){ .deadline = t->deadline, .estimate = t->estimate,
 					.load = smart_tc_load(t->estimate, t->period) };
@@ -222,10 +206,10 @@ static u64 scenario(unsigned long seed, u64 estimate, struct result *res)
 
 	/* The probe begins last. */
 	pr = &s->t[s->probe];
-	rel = rnd_in(10, 400) * MS(1);
+	rel = sim_rnd_in(10, 400) * MS(1);
 	pr->deadline = t0 + rel;
-	pr->estimate = estimate ?: rel * rnd_in(2, 100) / 100;
-	pr->period = rnd() % 2 ? rel : 0;
+	pr->estimate = estimate ?: rel * sim_rnd_in(2, 100) / 100;
+	pr->period = sim_rnd() % 2 ? rel : 0;
 	pr->work = pr->estimate;
 	tc = (struct smart_tc){ .deadline = pr->deadline, .estimate = pr->estimate,
 				.load = smart_tc_load(pr->estimate, pr->period) };

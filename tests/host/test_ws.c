@@ -48,15 +48,15 @@ static void test_aperiodic(void)
 	struct smart_entity late = tc_entity(MS(30), MS(40), 0, 0);
 	struct smart_ws ws = { };
 
-	ok = smart_ws_insert(&ws, &late, 0);
+	ok = smart_ws_insert(&ws, &late, 0, NULL);
 	tap_ok(!ok && ws.nr == 0,
 	       "eq9: alone, 40 ms before a 30 ms deadline is infeasible",
 	       "expected rejected, seen nr %u", ws.nr);
-	tap_ok(smart_ws_insert(&ws, &a, 0),
+	tap_ok(smart_ws_insert(&ws, &a, 0, NULL),
 	       "eq9: A (D 80, Q 40): 0 + 40 <= 80", "expected inserted");
-	tap_ok(smart_ws_insert(&ws, &b, 0),
+	tap_ok(smart_ws_insert(&ws, &b, 0, NULL),
 	       "eq9: B (D 100, Q 50): at B 40 + 50 = 90 <= 100", "expected inserted");
-	ok = smart_ws_insert(&ws, &c, 0);
+	ok = smart_ws_insert(&ws, &c, 0, NULL);
 	tap_ok(!ok && ws.nr == 2,
 	       "eq9: C (D 90, Q 20) fits at 60 <= 90 but makes B need 110 > 100",
 	       "expected rejected, schedule keeps A, B; seen nr %u", ws.nr);
@@ -75,18 +75,18 @@ static void test_periodic_blocks(void)
 	struct smart_ws ws = { };
 	struct smart_ws alone = { };
 
-	smart_ws_insert(&ws, &a, 0);
-	tap_ok(smart_ws_insert(&ws, &b_fit, 0),
+	smart_ws_insert(&ws, &a, 0, NULL);
+	tap_ok(smart_ws_insert(&ws, &b_fit, 0, NULL),
 	       "eq8/9: B Q 50 by 100 after periodic A: 20 + 50 + 0.5 * (100 - 40) = 100 <= 100",
 	       "expected inserted (boundary)");
 	ws.nr = 1;
-	ok = smart_ws_insert(&ws, &b_over, 0);
+	ok = smart_ws_insert(&ws, &b_over, 0, NULL);
 	tap_ok(!ok,
 	       "eq8/9: B Q 51: 20 + 51 + 30 = 101 > 100, A's future load blocks it",
 	       "expected rejected, seen nr %u", ws.nr);
 	a.tc.load = 0;
-	smart_ws_insert(&alone, &a, 0);
-	tap_ok(smart_ws_insert(&alone, &b_over, 0),
+	smart_ws_insert(&alone, &a, 0, NULL);
+	tap_ok(smart_ws_insert(&alone, &b_over, 0, NULL),
 	       "eq8/9: without the future load the same B fits: 20 + 51 = 71 <= 100",
 	       "expected inserted");
 }
@@ -100,12 +100,12 @@ static void test_lower_value_earlier_deadline(void)
 	struct smart_entity c = tc_entity(MS(60), MS(40), 0, 0);
 	struct smart_ws ws = { };
 
-	smart_ws_insert(&ws, &a, 0);
-	ok = smart_ws_insert(&ws, &b, 0);
+	smart_ws_insert(&ws, &a, 0, NULL);
+	ok = smart_ws_insert(&ws, &b, 0, NULL);
 	tap_ok(ok && ws.se[0] == &b,
 	       "eq9: less important B (D 30, Q 20) goes first: B 20 <= 30, A 70 <= 100",
 	       "expected inserted at the head, seen nr %u", ws.nr);
-	tap_ok(!smart_ws_insert(&ws, &c, 0),
+	tap_ok(!smart_ws_insert(&ws, &c, 0, NULL),
 	       "eq9: C (D 60, Q 40) would fit at 60 <= 60 but A then needs 110 > 100",
 	       "expected rejected");
 }
@@ -118,7 +118,7 @@ static void test_figure1_start(void)
 	struct smart_entity b = tc_entity(MS(120), MS(40), 0, MS(80));
 	struct smart_ws ws = { };
 
-	ok = smart_ws_insert(&ws, &a, 0) && smart_ws_insert(&ws, &b, 0);
+	ok = smart_ws_insert(&ws, &a, 0, NULL) && smart_ws_insert(&ws, &b, 0, NULL);
 	tap_ok(ok,
 	       "figure 1, t=0: A 40 <= 80; B 40 + 40 + 0.5 * 40 = 100 <= 120",
 	       "expected both inserted, seen nr %u", ws.nr);
@@ -135,17 +135,17 @@ static void test_edges(void)
 	struct smart_ws ws = { };
 	unsigned int i;
 
-	tap_ok(smart_ws_insert(&ws, &a, now),
+	tap_ok(smart_ws_insert(&ws, &a, now, NULL),
 	       "eq9: a deadline past the u64 wrap is compared wrap-safely",
 	       "expected inserted");
 	ws.nr = 0;
-	tap_ok(!smart_ws_insert(&ws, &past, now),
+	tap_ok(!smart_ws_insert(&ws, &past, now, NULL),
 	       "eq9: a deadline at now can never be met", "expected rejected");
 
 	for (i = 0; i <= SMART_WS_MAX; i++)
 		many[i] = tc_entity(MS(1000 + i), 1000, 0, 0);
 	for (i = 0; i <= SMART_WS_MAX; i++)
-		smart_ws_insert(&ws, &many[i], 0);
+		smart_ws_insert(&ws, &many[i], 0, NULL);
 	tap_eq("eq9: the schedule holds at most SMART_WS_MAX entries",
 	       SMART_WS_MAX, ws.nr, "entries");
 }

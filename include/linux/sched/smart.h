@@ -33,12 +33,30 @@ enum smart_join {
  * @used:	E, CPU time used since the constraint began (ns)
  * @load:	F = estimate / period of a periodic activity, in units of
  *		2^-SMART_LOAD_SHIFT of a CPU; 0 if aperiodic
+ * @period:	the period of a periodic activity (ns); 0 if aperiodic
  */
 struct smart_tc {
 	u64 deadline;
 	u64 estimate;
 	u64 used;
 	u64 load;
+	u64 period;
+};
+
+/**
+ * struct smart_future - the next request of a periodic task between two
+ *			 of its constraints
+ * @node:	in smart_queue::future, by deadline, while @tc is set and the
+ *		entity is on a queue
+ * @tc:		its next constraint as the last one predicts it: released at
+ *		the last deadline, due one period later, with the same
+ *		estimate and load; @tc.deadline is 0 when there is none.  By
+ *		that deadline a periodic task has begun it; one that has not
+ *		is no longer counted.
+ */
+struct smart_future {
+	struct list_head node;
+	struct smart_tc tc;
 };
 
 /**
@@ -59,6 +77,7 @@ struct smart_tc {
  * @prio:		P, SMART_PRIO_MIN..SMART_PRIO_MAX
  * @state:		enum smart_se_state
  * @tc:			its time constraint, if any
+ * @future:		between two periodic constraints, the next one's load
  */
 struct smart_entity {
 	struct rb_node node;
@@ -76,6 +95,7 @@ struct smart_entity {
 	s32 prio;
 	unsigned int state;
 	struct smart_tc tc;
+	struct smart_future future;
 };
 
 /**
@@ -93,7 +113,6 @@ struct smart_entity {
  * @tc_timer_ref:	@tc_timer holds a reference on the task
  * @tc_flags:		SMART_CONSTRAINT_* of the active constraint
  * @tc_notified:	the active constraint was notified (once only)
- * @tc_period:		period of the active constraint, 0 if aperiodic
  * @tc_cookie:		cookie of the active constraint
  * @tc_runtime:		the task's CPU time (se.sum_exec_runtime) when the
  *			active constraint began
@@ -122,7 +141,6 @@ struct sched_smart_entity {
 	bool tc_timer_ref;
 	bool tc_notified;
 	u32 tc_flags;
-	u64 tc_period;
 	u64 tc_cookie;
 	u64 tc_runtime;
 	struct llist_node notify_node;

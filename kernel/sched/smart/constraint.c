@@ -220,9 +220,9 @@ u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why)
  * smart_tc_install() - begin a time constraint
  * @rq:		the task's rq, locked, clock updated, CPU time charged
  * @p:		the task, in SCHED_SMART, without an active constraint
- * @c:		the constraint as user space gave it (flags, cookie, period)
+ * @c:		the constraint as user space gave it (flags, cookie)
  *		with its prediction (status)
- * @tc:		its deadline, estimate and load
+ * @tc:		its deadline, estimate, load and period
  */
 void smart_tc_install(struct rq *rq, struct task_struct *p,
 		      const struct smart_constraint *c, const struct smart_tc *tc)
@@ -233,7 +233,6 @@ void smart_tc_install(struct rq *rq, struct task_struct *p,
 	sse->tc_runtime = p->se.sum_exec_runtime;
 	sse->tc_flags = c->flags & SMART_CONSTRAINT_NOTIFY;
 	sse->tc_cookie = c->cookie;
-	sse->tc_period = c->period;
 	sse->tc_notified = false;
 	/*
 	 * @p is current: its latest start time is watched once it stops.
@@ -318,7 +317,6 @@ void smart_tc_fork(struct task_struct *p)
 	sse->tc_timer_ref = false;
 	sse->tc_notified = false;
 	sse->tc_flags = 0;
-	sse->tc_period = 0;
 	sse->tc_cookie = 0;
 	sse->tc_runtime = 0;
 	sse->notify_code = 0;

@@ -42,6 +42,7 @@ void smart_queue_init(struct smart_queue *q)
 
 	q->tree = RB_ROOT_CACHED;
 	INIT_LIST_HEAD(&q->sleepers);
+	INIT_LIST_HEAD(&q->future);
 	for (i = 0; i < SMART_NR_PRIO; i++)
 		q->level[i] = (struct smart_level){ };
 	q->nr_runnable = 0;
@@ -66,6 +67,8 @@ void smart_entity_init(struct smart_entity *se, s32 prio, u32 share)
 	se->inv_share = smart_inv(share);
 	se->state = SMART_SE_OFF;
 	se->tc = (struct smart_tc){ };
+	INIT_LIST_HEAD(&se->future.node);
+	se->future.tc = (struct smart_tc){ };
 }
 
 /**
@@ -213,6 +216,30 @@ static void smart_level_sub(struct smart_level *l, u32 share)
 	l->nr--;
 }
 
+/*
+ * The next constraint of a periodic task between two of them waits on
+ * its queue's list in deadline order; new ones mostly go last.
+ */
+static void smart_future_add(struct smart_queue *q, struct smart_entity *se)
+{
+	struct smart_entity *pos;
+
+	list_for_each_entry_reverse(pos, &q->future, future.node) {
+		if ((s64)(pos->future.tc.deadline - se->future.tc.deadline) <= 0) {
+			list_add(&se->future.node, &pos->future.node);
+			return;
+		}
+	}
+	list_add(&se->future.node, &q->future);
+}
+
+/* The entity has nothing more to count: it began, or stopped, its period. */
+static void smart_future_drop(struct smart_entity *se)
+{
+	list_del_init(&se->future.node);
+	se->future.tc = (struct smart_tc){ };
+}
+
 /**
  * smart_join() - put an entity on a queue and make it runnable
  * @q:		the queue
@@ -248,6 +275,8 @@ void smart_join(struct smart_queue *q, struct smart_entity *se,
 	se->state = SMART_SE_RUNNABLE;
 	q->nr_queued++;
 	smart_tree_add(q, se);
+	if (se->future.tc.deadline)
+		smart_future_add(q, se);
 }
 
 /**
@@ -267,6 +296,7 @@ void smart_leave(struct smart_queue *q, struct smart_entity *se)
 	else
 		list_del_init(&se->sleep_node);
 	smart_level_sub(l, se->share);
+	list_del_init(&se->future.node);
 	se->queue = NULL;
 	se->state = SMART_SE_OFF;
 	q->nr_queued--;
@@ -433,6 +463,9 @@ bool smart_charge(struct smart_queue *q, struct smart_entity *se, u64 now,
 	se->exec += delta;
 	if (se->tc.deadline)
 		se->tc.used += delta;
+	else if (se->future.tc.deadline &&
+		 (s64)(now - se->future.tc.deadline) >= 0)
+		smart_future_drop(se);
 	if (se->exec < se->quantum)
 		return false;
 	smart_next_quantum(q, se, p);
@@ -554,6 +587,111 @@ static inline u64 smart_tc_ahead(const struct smart_tc *tc, u64 now)
 	return min_t(u64, tc->deadline - now, SMART_TC_HORIZON_NS);
 }
 
+/*
+ * Eq. (9) is checked at the deadlines of a schedule in order, with running
+ * sums: with r_i = D_i - t, sum F_j (D_i - D_j) = r_i * sum F_j -
+ * sum F_j r_j.  Times are clamped to the horizon, so every sum stays below
+ * 2^63 (SMART_TC_HORIZON_NS); what is left of the estimates saturates.
+ */
+struct smart_sums {
+	u64 left;
+	u64 load;
+	u64 load_at;
+};
+
+/* Constraint @c, due at t + @r, joins the sums. */
+static inline void smart_sums_add(struct smart_sums *s,
+				  const struct smart_tc *c, u64 r)
+{
+	s->left = smart_add_sat(s->left, smart_tc_left(c));
+	s->load += c->load;
+	s->load_at += c->load * r;
+}
+
+/* sum R_j(t + @r) over the constraints added, all due by t + @r */
+static inline u64 smart_sums_need(const struct smart_sums *s, u64 r)
+{
+	return smart_add_sat(s->left, (r * s->load - s->load_at) >> SMART_LOAD_SHIFT);
+}
+
+/*
+ * A periodic task between two constraints will ask again: its next
+ * constraint, as its last one predicts it (struct smart_future), joins
+ * the sums like an entry of the schedule, R(x) = Q + F (x - D) at every
+ * deadline x after its own D (eq. (8)).  Only the next constraints of
+ * tasks more important than @me count, as only more important
+ * constraints keep their place (§3.4); the first SMART_FUTURE_MAX are
+ * looked at.  Their own deadlines are not checked: see "The working
+ * schedule" in Documentation/scheduler/sched-smart.rst.
+ */
+struct smart_future_walk {
+	const struct list_head *head;
+	const struct list_head *pos;
+	const struct smart_entity *me;
+	const struct smart_entity *skip;
+	u64 now;
+	unsigned int seen;
+};
+
+static void smart_future_start(struct smart_future_walk *w,
+			       const struct smart_queue *q,
+			       const struct smart_entity *me,
+			       const struct smart_entity *skip, u64 now)
+{
+	w->head = q ? &q->future : NULL;
+	/* NULL once there is nothing (more) to walk */
+	w->pos = q && !list_empty(&q->future) ? q->future.next : NULL;
+	w->me = me;
+	w->skip = skip;
+	w->now = now;
+	w->seen = 0;
+}
+
+/*
+ * Will @o's next constraint be more important than @me?  It will have
+ * the value tuple (P, v + Q / S) (eq. (3)), and a sleeping entity's v
+ * does not move.  Its value tuple now, that of a conventional task, would
+ * not do: two periodic tasks could then each count the other's next
+ * constraint as the more important, and both be told theirs cannot fit.
+ */
+static bool smart_future_before(const struct smart_entity *o,
+				const struct smart_entity *me)
+{
+	const struct smart_tc *c = &o->future.tc;
+	s64 d;
+
+	if (o->prio != me->prio)
+		return o->prio > me->prio;
+	d = (s64)(smart_vtime(o) +
+		  smart_scale(smart_rt_quantum(c->estimate), o->inv_share) -
+		  me->bvft);
+	if (!d)
+		return (s64)(c->deadline - me->tc.deadline) < 0;
+	return d < 0;
+}
+
+/* Add the next constraints due by t + @r to @s, in deadline order. */
+static inline void smart_future_fold(struct smart_future_walk *w, u64 r,
+				     struct smart_sums *s)
+{
+	while (w->pos) {
+		const struct smart_entity *o =
+			list_entry(w->pos, struct smart_entity, future.node);
+		const struct smart_tc *c = &o->future.tc;
+		bool due = (s64)(c->deadline - w->now) > 0;
+		u64 rc = due ? smart_tc_ahead(c, w->now) : 0;
+
+		if (rc > r)
+			break;
+		w->pos = w->pos->next;
+		if (w->pos == w->head || ++w->seen >= SMART_FUTURE_MAX)
+			w->pos = NULL;
+		if (!due || o == w->skip || !smart_future_before(o, w->me))
+			continue;
+		smart_sums_add(s, c, rc);
+	}
+}
+
 /**
  * smart_tc_demand() - the resource requirement R of a constraint, eq. (8)
  * @tc:	the constraint
@@ -580,6 +718,8 @@ u64 smart_tc_demand(const struct smart_tc *tc, u64 t)
  * @ws:		the schedule, in deadline order
  * @se:		a runnable entity with a time constraint
  * @now:	t
+ * @q:		the queue whose periodic tasks between constraints count
+ *		(struct smart_future), or NULL for none
  *
  * The schedule W + @se is feasible if for every i in it, in deadline
  * order,
@@ -588,18 +728,22 @@ u64 smart_tc_demand(const struct smart_tc *tc, u64 t)
  *
  * Callers insert candidates in decreasing value order, so an insertion
  * is kept only if it makes none of the more important constraints (nor
- * their future periodic load) miss (§3.4).  One pass over the schedule
- * with running sums: O(|W|) per insertion, O(N_R^2) for a whole
- * schedule, as the paper states.  A deadline at or before @now can
- * never be met and is not inserted.
+ * their future periodic load, nor that of more important periodic tasks
+ * between two constraints) miss (§3.4).  Only the entries due at or
+ * after @se are checked: it adds nothing to what the earlier ones need.
+ * One pass over the schedule with running sums: O(|W|) per insertion,
+ * O(N_R^2) for a whole schedule, as the paper states.  A deadline at or
+ * before @now can never be met and is not inserted.
  *
  * Return: true if @se was inserted.
  */
-bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now)
+bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now,
+		     const struct smart_queue *q)
 {
 	const struct smart_tc *tc = &se->tc;
-	u64 left = 0, load = 0, load_at = 0;
+	struct smart_sums s = { };
 	unsigned int i, pos, n = ws->nr + 1;
+	struct smart_future_walk w;
 
 	if (ws->nr >= SMART_WS_MAX || (s64)(tc->deadline - now) <= 0)
 		return false;
@@ -609,25 +753,20 @@ bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now)
 		if ((s64)(ws->se[pos - 1]->tc.deadline - tc->deadline) <= 0)
 			break;
 
-	/*
-	 * Walk W + @se in deadline order, with r = D - t clamped to the
-	 * horizon: sum F_j (D_i - D_j) = r_i * sum F_j - sum F_j r_j, and
-	 * every sum stays below 2^63 (SMART_TC_HORIZON_NS).
-	 */
+	/* Walk W + @se and the next constraints in deadline order. */
+	smart_future_start(&w, q, se, se, now);
 	for (i = 0; i < n; i++) {
 		const struct smart_tc *c;
-		u64 r, need;
+		u64 r;
 
 		if (i == pos)
 			c = tc;
 		else
 			c = &ws->se[i < pos ? i : i - 1]->tc;
 		r = smart_tc_ahead(c, now);
-		left = smart_add_sat(left, smart_tc_left(c));
-		load += c->load;
-		load_at += c->load * r;
-		need = smart_add_sat(left, (r * load - load_at) >> SMART_LOAD_SHIFT);
-		if (need > r)
+		smart_future_fold(&w, r, &s);
+		smart_sums_add(&s, c, r);
+		if (smart_sums_need(&s, r) > r && i >= pos)
 			return false;
 	}
 
@@ -690,7 +829,7 @@ struct smart_entity *smart_pick_tc(struct smart_queue *q, u64 now,
 
 		if (!smart_is_rt(se))
 			break;
-		if (!smart_ws_insert(ws, se, now) && rejected &&
+		if (!smart_ws_insert(ws, se, now, q) && rejected &&
 		    rejected->nr < SMART_WS_MAX)
 			rejected->se[rejected->nr++] = se;
 	}
@@ -723,10 +862,11 @@ static u64 smart_catch_up(const struct smart_entity *o, u64 beta,
 }
 
 /*
- * The shares of the runnable entities at @me's priority, @me included:
- * the ones that split the CPU with it.  Sleepers are members of the level
- * too, but take no CPU.  Past SMART_WS_MAX entries of the tree, the
- * level's total bounds it.
+ * The shares of the entities at @me's priority that split the CPU with
+ * it, @me included: the runnable ones, and the periodic tasks between two
+ * constraints, which come back (struct smart_future).  Other sleepers are
+ * members of the level too, but take no CPU.  Past SMART_WS_MAX entries
+ * of the tree, the level's total bounds it.
  */
 static u64 smart_runnable_shares(struct smart_queue *q,
 				 const struct smart_entity *se,
@@ -734,11 +874,20 @@ static u64 smart_runnable_shares(struct smart_queue *q,
 {
 	u64 shares = me->share;
 	unsigned int seen = 0;
+	struct smart_entity *o;
 	struct rb_node *n;
 
-	for (n = rb_first_cached(&q->tree); n; n = rb_next(n)) {
-		struct smart_entity *o = rb_entry(n, struct smart_entity, node);
+	list_for_each_entry(o, &q->future, future.node) {
+		if (++seen > SMART_FUTURE_MAX)
+			break;
+		if (o != se && o->prio == me->prio &&
+		    o->state != SMART_SE_RUNNABLE)
+			shares += o->share;
+	}
+	seen = 0;
 
+	for (n = rb_first_cached(&q->tree); n; n = rb_next(n)) {
+		o = rb_entry(n, struct smart_entity, node);
 		if (o->prio < me->prio)
 			break;
 		if (++seen > 2 * SMART_WS_MAX)
@@ -768,6 +917,9 @@ static u64 smart_runnable_shares(struct smart_queue *q,
  *   in a working schedule (step 3) and what they need before @tc's
  *   deadline, and the slack the later ones need to stay feasible, is
  *   not available (eqs. (8)-(9), the periodic loads included);
+ * - so is what the next constraint of a more important periodic task
+ *   between two constraints needs (struct smart_future): it comes, and
+ *   takes the CPU from a later deadline;
  * - a more important conventional task of the same priority runs until
  *   its value tuple falls behind the entity's (smart_catch_up()), and
  *   until then every more important real-time task may be a candidate
@@ -798,9 +950,10 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 		       const struct smart_tc *tc, u64 now, struct smart_ws *ws,
 		       const struct smart_params *p)
 {
-	u64 t = smart_tc_ahead(tc, now), left = 0, load = 0, load_at = 0;
-	u64 avail = t, ahead = 0;
+	u64 t = smart_tc_ahead(tc, now), avail = t, ahead = 0;
+	struct smart_sums s = { };
 	struct smart_entity me = *se;
+	struct smart_future_walk w;
 	bool before = false, behind = false;
 	unsigned int i, seen = 0;
 	struct rb_node *n;
@@ -835,7 +988,7 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 			ahead = smart_add_sat(ahead, smart_catch_up(o, me.bvft, p));
 			continue;
 		}
-		smart_ws_insert(ws, o, now);
+		smart_ws_insert(ws, o, now, q);
 	}
 	/*
 	 * Behind it: one due first that misses goes on as a conventional
@@ -879,26 +1032,24 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 	 * each later entry i keeps its slack r_i - need(D_i), less the
 	 * entity's own future load F (D_i - D).
 	 */
+	smart_future_start(&w, q, &me, se, now);
 	for (i = 0; i <= ws->nr; i++) {
 		const struct smart_tc *c = i < ws->nr ? &ws->se[i]->tc : NULL;
-		u64 r = c ? smart_tc_ahead(c, now) : 0, need;
+		u64 r = c ? smart_tc_ahead(c, now) : SMART_TC_HORIZON_NS;
 
-		if (!before && (!c || r > t)) {
-			need = smart_add_sat(left, (t * load - load_at) >>
-						   SMART_LOAD_SHIFT);
-			avail = min(avail, smart_sub0(t, need));
+		if (!before && r > t) {
+			smart_future_fold(&w, t, &s);
+			avail = min(avail, smart_sub0(t, smart_sums_need(&s, t)));
 			before = true;
 		}
 		if (!c)
 			break;
-		left = smart_add_sat(left, smart_tc_left(c));
-		load += c->load;
-		load_at += c->load * r;
+		smart_future_fold(&w, r, &s);
+		smart_sums_add(&s, c, r);
 		if (r <= t)
 			continue;
-		need = smart_add_sat(left, ((r * load - load_at) >> SMART_LOAD_SHIFT) +
-				     mul_u64_u64_shr(r - t, tc->load, SMART_LOAD_SHIFT));
-		avail = min(avail, smart_sub0(r, need));
+		avail = min(avail, smart_sub0(r, smart_add_sat(smart_sums_need(&s, r),
+				mul_u64_u64_shr(r - t, tc->load, SMART_LOAD_SHIFT))));
 	}
 
 	/* The time the conventional tasks ahead take comes first. */
@@ -935,11 +1086,13 @@ static void smart_requantum(struct smart_queue *q, struct smart_entity *se,
  * It becomes a real-time task (§3.3): no bias, and its quantum is the
  * estimate, so beta = v + estimate / S (eq. (3), the estimate capped by
  * smart_rt_quantum()).  Its virtual time is kept: a constraint neither
- * earns nor costs proportional share.
+ * earns nor costs proportional share.  It replaces the next constraint
+ * its last periodic one predicted.
  */
 void smart_tc_begin(struct smart_queue *q, struct smart_entity *se,
 		    const struct smart_tc *tc)
 {
+	smart_future_drop(se);
 	se->tc = *tc;
 	se->tc.used = 0;
 	if (q)
@@ -953,6 +1106,9 @@ void smart_tc_begin(struct smart_queue *q, struct smart_entity *se,
  * @p:	tunables
  *
  * Back to a conventional task: a fresh quantum, bias starting from 0.
+ * A periodic one leaves its next constraint on the queue, as predicted
+ * (struct smart_future), until it begins it or the predicted deadline
+ * has passed.
  *
  * Return: the CPU time used under the constraint.
  */
@@ -961,6 +1117,14 @@ u64 smart_tc_end(struct smart_queue *q, struct smart_entity *se,
 {
 	u64 used = se->tc.used;
 
+	smart_future_drop(se);
+	if (se->tc.load && se->tc.period) {
+		se->future.tc = se->tc;
+		se->future.tc.deadline += se->tc.period;
+		se->future.tc.used = 0;
+		if (q)
+			smart_future_add(q, se);
+	}
 	se->tc = (struct smart_tc){ };
 	if (q)
 		smart_requantum(q, se, p->quantum_ns);

@@ -64,6 +64,8 @@ struct smart_level {
  * struct smart_queue - one CPU's SMART queues
  * @tree:	runnable entities in decreasing value-tuple order
  * @sleepers:	sleeping entities still on the queue, by @sleep_expire
+ * @future:	entities between two periodic constraints, by the time
+ *		their next period's load accrues from (struct smart_future)
  * @level:	per-priority queue virtual time, index prio - SMART_PRIO_MIN
  * @nr_runnable: entities in @tree
  * @nr_queued:	entities on the queue (runnable and sleeping)
@@ -73,6 +75,7 @@ struct smart_level {
 struct smart_queue {
 	struct rb_root_cached tree;
 	struct list_head sleepers;
+	struct list_head future;
 	struct smart_level level[SMART_NR_PRIO];
 	unsigned int nr_runnable;
 	unsigned int nr_queued;
@@ -90,6 +93,14 @@ struct smart_queue {
  * constrained tasks on the CPU.
  */
 #define SMART_WS_MAX		64
+
+/*
+ * Most future loads of periodic tasks between their constraints a
+ * decision or a prediction looks at (struct smart_future), the earliest
+ * first.  With SMART_WS_MAX entries and the constraint being decided,
+ * the sums of eq. (9) then have fewer than 2^7 terms.
+ */
+#define SMART_FUTURE_MAX	(SMART_WS_MAX / 2)
 
 /*
  * A real-time task's quantum enters its BVFT in chunks of at most this
@@ -133,7 +144,8 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 		       const struct smart_tc *tc, u64 now, struct smart_ws *ws,
 		       const struct smart_params *p);
 u64 smart_tc_demand(const struct smart_tc *tc, u64 t);
-bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now);
+bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now,
+		     const struct smart_queue *q);
 void smart_tc_begin(struct smart_queue *q, struct smart_entity *se,
 		    const struct smart_tc *tc);
 u64 smart_tc_end(struct smart_queue *q, struct smart_entity *se,

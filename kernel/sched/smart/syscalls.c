@@ -439,6 +439,7 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
 		.deadline = c.deadline,
 		.estimate = c.estimate,
 		.load = smart_tc_load(c.estimate, c.period),
+		.period = c.period,
 	};
 	orig = c;
 	for (;;) {
@@ -513,7 +514,7 @@ SYSCALL_DEFINE2(smart_constraint_end, struct smart_constraint __user *, uc,
 		c.flags = sse->tc_flags;
 		c.deadline = sse->core.tc.deadline;
 		c.estimate = sse->core.tc.estimate;
-		c.period = sse->tc_period;
+		c.period = sse->core.tc.period;
 		c.cookie = sse->tc_cookie;
 		c.available = 0;
 		c.status = (s64)(now - c.deadline) <= 0 ? SMART_STATUS_MET :

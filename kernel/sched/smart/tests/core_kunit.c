@@ -558,13 +558,13 @@ static void smart_ws_eq9_test(struct kunit *test)
 	smart_test_tc(a, MS(40), MS(20), MS(40));
 	KUNIT_EXPECT_EQ(test, a->tc.load, SMART_LOAD_ONE / 2);
 	KUNIT_EXPECT_EQ(test, smart_tc_demand(&a->tc, MS(100)), MS(20 + 30));
-	KUNIT_ASSERT_TRUE(test, smart_ws_insert(&ctx->ws, a, 0));
+	KUNIT_ASSERT_TRUE(test, smart_ws_insert(&ctx->ws, a, 0, NULL));
 
 	smart_test_tc(b, MS(100), MS(51), 0);
-	KUNIT_EXPECT_FALSE_MSG(test, smart_ws_insert(&ctx->ws, b, 0),
+	KUNIT_EXPECT_FALSE_MSG(test, smart_ws_insert(&ctx->ws, b, 0, NULL),
 			       "20 + 51 + 30 = 101 ms > 100 ms must not fit");
 	b->tc.estimate = MS(50);
-	KUNIT_EXPECT_TRUE_MSG(test, smart_ws_insert(&ctx->ws, b, 0),
+	KUNIT_EXPECT_TRUE_MSG(test, smart_ws_insert(&ctx->ws, b, 0, NULL),
 			      "20 + 50 + 30 = 100 ms <= 100 ms must fit");
 	KUNIT_EXPECT_EQ(test, ctx->ws.nr, 2U);
 	KUNIT_EXPECT_PTR_EQ(test, ctx->ws.se[0], a);
