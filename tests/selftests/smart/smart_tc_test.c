@@ -861,6 +861,93 @@ TEST(feasible_is_met)
 	}
 }
 
+/*
+ * A periodic task between two constraints (sched-smart.rst 2.8): a
+ * thread on CPU_T begins one frame (estimate 15 ms, deadline +30 ms,
+ * period @period), runs 5 ms of it, ends it and sleeps.  Right after,
+ * this thread asks (QUERY) for 50 ms by +100 ms: it would be less
+ * important, (v + 50 ms) after (v + 15 ms).  Return: what is available.
+ */
+struct frame_once {
+	long long period;
+	pthread_barrier_t *ended;
+	pid_t tid;
+	int err;
+};
+
+static void *frame_once_fn(void *arg)
+{
+	struct frame_once *f = arg;
+	struct smart_constraint c;
+
+	f->tid = sys_gettid();
+	f->err = pin_to(0, CPU_T) ? -errno : 0;
+	if (!f->err) {
+		smart_tc_init(&c, 0, mono_ns() + 30 * MS, 15 * MS, f->period, COOKIE);
+		f->err = smart_tc_begin(&c);
+	}
+	if (!f->err) {
+		spin_cpu_ns(5 * MS);
+		f->err = smart_tc_end(&c);
+	}
+	pthread_barrier_wait(f->ended);
+	sleep_ns(50 * MS);
+	return NULL;
+}
+
+static long long available_after_frame(struct __test_metadata *_metadata,
+				       long long period)
+{
+	pthread_barrier_t ended;
+	struct frame_once f = { .period = period, .ended = &ended };
+	struct smart_constraint c;
+	pthread_t th;
+	int r;
+
+	ASSERT_EQ(0, pthread_barrier_init(&ended, NULL, 2));
+	ASSERT_EQ(0, pthread_create(&th, NULL, frame_once_fn, &f));
+	pthread_barrier_wait(&ended);
+	/* asleep, not a conventional task runnable ahead of this one */
+	while (proc_state(f.tid) != 'S')
+		sleep_ns(MS / 2);
+	smart_tc_init(&c, SMART_CONSTRAINT_QUERY, mono_ns() + 100 * MS, 50 * MS, 0, COOKIE);
+	r = smart_tc_begin(&c);
+	pthread_join(th, NULL);
+	pthread_barrier_destroy(&ended);
+	ASSERT_EQ(0, f.err) {
+		TH_LOG("frame thread: %s", strerror(-f.err));
+	}
+	ASSERT_EQ(0, r) {
+		TH_LOG("QUERY: %s", strerror(-r));
+	}
+	return c.available;
+}
+
+/*
+ * Its next frame, predicted due at +70 ms with 15 ms, counts: about
+ * 100 - (15 + 0.375 * 30) = 74 ms is available, against about 100 ms
+ * when the frame was not declared periodic.
+ */
+TEST(next_frame_counted)
+{
+	long long periodic, aperiodic;
+
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	SETUP_SELF();
+	sleep_ns(50 * MS);	/* let CPU_T settle */
+	periodic = available_after_frame(_metadata, 40 * MS);
+	sleep_ns(100 * MS);	/* its predicted deadline passes */
+	aperiodic = available_after_frame(_metadata, 0);
+	TH_LOG("%s mode: available %.3f ms after a periodic frame, %.3f ms after an aperiodic one",
+	       smart_mode() ? "all" : "opt-in", ms(periodic), ms(aperiodic));
+	EXPECT_GE(aperiodic, 90 * MS);
+	EXPECT_GE(periodic, 60 * MS);
+	EXPECT_LE(periodic, aperiodic - 20 * MS) {
+		TH_LOG("the next periodic frame (15 ms by +70 ms) was not counted");
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* end: used, status and the constraint that ended                     */
 
