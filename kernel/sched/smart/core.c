@@ -670,9 +670,12 @@ static bool smart_future_before(const struct smart_entity *o,
 	return d < 0;
 }
 
-/* Add the next constraints due by t + @r to @s, in deadline order. */
-static inline void smart_future_fold(struct smart_future_walk *w, u64 r,
-				     struct smart_sums *s)
+/*
+ * Add the next constraints due by t + @r to @s, in deadline order.  The
+ * sums go by value: their address never escapes the hot loops.
+ */
+static struct smart_sums smart_future_fold(struct smart_future_walk *w,
+					   u64 r, struct smart_sums s)
 {
 	while (w->pos) {
 		const struct smart_entity *o =
@@ -688,8 +691,9 @@ static inline void smart_future_fold(struct smart_future_walk *w, u64 r,
 			w->pos = NULL;
 		if (!due || o == w->skip || !smart_future_before(o, w->me))
 			continue;
-		smart_sums_add(s, c, rc);
+		smart_sums_add(&s, c, rc);
 	}
+	return s;
 }
 
 /**
@@ -764,7 +768,8 @@ bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now,
 		else
 			c = &ws->se[i < pos ? i : i - 1]->tc;
 		r = smart_tc_ahead(c, now);
-		smart_future_fold(&w, r, &s);
+		if (w.pos)
+			s = smart_future_fold(&w, r, s);
 		smart_sums_add(&s, c, r);
 		if (smart_sums_need(&s, r) > r && i >= pos)
 			return false;
@@ -1038,13 +1043,15 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 		u64 r = c ? smart_tc_ahead(c, now) : SMART_TC_HORIZON_NS;
 
 		if (!before && r > t) {
-			smart_future_fold(&w, t, &s);
+			if (w.pos)
+				s = smart_future_fold(&w, t, s);
 			avail = min(avail, smart_sub0(t, smart_sums_need(&s, t)));
 			before = true;
 		}
 		if (!c)
 			break;
-		smart_future_fold(&w, r, &s);
+		if (w.pos)
+			s = smart_future_fold(&w, r, s);
 		smart_sums_add(&s, c, r);
 		if (r <= t)
 			continue;
