@@ -154,8 +154,6 @@ static void release(struct world *w, struct ftask *t)
 	if (t->asleep)
 		smart_wake(&w->q, &t->se, w->now, &params);
 	t->asleep = false;
-	if (!w->declared)
-		tc.load = 0;
 	smart_tc_begin(&w->q, &t->se, &tc);
 	t->work = t->estimate;
 	t->release += t->period;

@@ -77,7 +77,7 @@ struct smart_future {
  * @prio:		P, SMART_PRIO_MIN..SMART_PRIO_MAX
  * @state:		enum smart_se_state
  * @tc:			its time constraint, if any
- * @future:		between two periodic constraints, the next one's load
+ * @future:		between two periodic constraints, the next one as predicted
  */
 struct smart_entity {
 	struct rb_node node;

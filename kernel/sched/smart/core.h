@@ -64,8 +64,8 @@ struct smart_level {
  * struct smart_queue - one CPU's SMART queues
  * @tree:	runnable entities in decreasing value-tuple order
  * @sleepers:	sleeping entities still on the queue, by @sleep_expire
- * @future:	entities between two periodic constraints, by the time
- *		their next period's load accrues from (struct smart_future)
+ * @future:	entities between two periodic constraints, by the deadline
+ *		of the next one as predicted (struct smart_future)
  * @level:	per-priority queue virtual time, index prio - SMART_PRIO_MIN
  * @nr_runnable: entities in @tree
  * @nr_queued:	entities on the queue (runnable and sleeping)
@@ -95,9 +95,9 @@ struct smart_queue {
 #define SMART_WS_MAX		64
 
 /*
- * Most future loads of periodic tasks between their constraints a
- * decision or a prediction looks at (struct smart_future), the earliest
- * first.  With SMART_WS_MAX entries and the constraint being decided,
+ * Most predicted next constraints of periodic tasks between two of their
+ * constraints a decision or a prediction looks at (struct smart_future),
+ * the earliest due first.  With SMART_WS_MAX entries and the constraint being decided,
  * the sums of eq. (9) then have fewer than 2^7 terms.
  */
 #define SMART_FUTURE_MAX	(SMART_WS_MAX / 2)
