@@ -12,6 +12,10 @@
  *         which comes after all others: every later insertion is refused
  *         after two steps: O(N_R).
  * conv:   a conventional task is the most important: step 1, O(1).
+ * turns:  smart_decide() as the kernel runs it, N_R feasible constrained
+ *         tasks with one deadline taking turns by smart_yield() (the
+ *         schedule is kept and the yielding task moved back in it): ns
+ *         per yield and decision, O(log N_R).
  */
 #include <time.h>
 #include "tap.h"
@@ -68,16 +72,42 @@ static double bench(int n, int kind)
 	return (now_ns() - t0) / iters;
 }
 
+static double turns(int n)
+{
+	static struct smart_entity se[SMART_WS_MAX];
+	struct smart_tc tc = { .deadline = MS(50000), .estimate = MS(40000) / n };
+	struct smart_queue q;
+	int i, iters = 200000;
+	volatile void *sink;
+	double t0;
+
+	smart_queue_init(&q);
+	for (i = 0; i < n; i++) {
+		smart_entity_init(&se[i], 0, SMART_SHARE_DEFAULT);
+		smart_join(&q, &se[i], SMART_JOIN_NEW, &params);
+		smart_tc_begin(&q, &se[i], &tc);
+	}
+	sink = smart_decide(&q, 0);
+	t0 = now_ns();
+	for (i = 0; i < iters; i++) {
+		smart_yield(&q, q.pick, &params);
+		sink = smart_decide(&q, 0);
+	}
+	(void)sink;
+	return (now_ns() - t0) / iters;
+}
+
 int main(void)
 {
 	int n, k;
 
-	printf("# ns per smart_pick_tc() rebuild\n# N_R   worst   reject   conv\n");
+	printf("# ns per smart_pick_tc() rebuild; turns: per yield + smart_decide()\n");
+	printf("# N_R   worst   reject   conv    turns\n");
 	for (n = 1; n <= SMART_WS_MAX; n *= 2) {
 		printf("%5d", n);
 		for (k = 0; k < 3; k++)
 			printf(" %8.0f", bench(n, k));
-		printf("\n");
+		printf(" %8.0f\n", turns(n));
 	}
 	return 0;
 }

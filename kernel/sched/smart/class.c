@@ -127,26 +127,14 @@ static void smart_wait_end(struct task_struct *p)
 
 
 /*
- * The §3.2 decision for the queue as it is.  The working schedule is
- * rebuilt only when its inputs changed: the value-tuple tree (the core
- * sets q->changed), or CPU time went to another task than the head of
- * the schedule, which eats into everyone's slack (update_curr_smart(),
- * put_prev_task_smart()).  While the head runs within its estimate the
- * slack of the others does not change, so the schedule stays valid and
- * a decision costs O(1); a rebuild costs O(N_R^2) in the number of
- * candidates, O(1) when the most important task is conventional.
- * Candidates the schedule cannot take are notified.
+ * The §3.2 decision for the queue as it is (smart_decide() keeps it
+ * between changes).  CPU time that went to another class than SMART
+ * eats into everyone's slack: put_prev_task_smart() has the schedule
+ * rebuilt then.
  */
-static struct smart_entity *smart_decide(struct rq *rq)
+static struct smart_entity *smart_decide_rq(struct rq *rq)
 {
-	struct smart_rq *srq = &rq->smart;
-
-	if (!srq->q.changed)
-		return srq->pick;
-	srq->q.changed = false;
-	srq->pick = smart_pick_tc(&srq->q, ktime_get_ns(), &srq->ws,
-				  &srq->rejected);
-	return srq->pick;
+	return smart_decide(smart_q(rq), ktime_get_ns());
 }
 
 /*
@@ -158,10 +146,10 @@ static struct smart_entity *smart_decide(struct rq *rq)
  */
 static void smart_notify_rejected(struct rq *rq)
 {
-	struct smart_ws *rej = &rq->smart.rejected;
+	struct smart_ws *rej = &smart_q(rq)->rejected;
 	unsigned int i;
 
-	smart_decide(rq);
+	smart_decide_rq(rq);
 	for (i = 0; i < rej->nr; i++)
 		smart_notify(smart_task_of(rej->se[i]), SMART_NOTIFY_INFEASIBLE);
 	rej->nr = 0;
@@ -215,7 +203,7 @@ static struct task_struct *smart_next(struct rq *rq)
 	struct smart_entity *se;
 	u64 now = rq_clock(rq);
 
-	se = smart_decide(rq);
+	se = smart_decide_rq(rq);
 	w = list_first_entry_or_null(&rq->smart.waiters,
 				     struct sched_smart_entity, wait_node);
 	if (w && &w->core != se &&
@@ -252,16 +240,13 @@ static void update_curr_smart(struct rq *rq)
 	}
 	/* smart_charge() adds @delta to the budget. */
 	if (se->tc.deadline)
-		se->tc.used = smart_tc_runtime(curr) - delta;
+		smart_tc_set_used(se, smart_tc_runtime(curr) - delta);
 
 	if (smart_charge(smart_q(rq), se, rq_clock(rq), delta, &p)) {
 		trace_smart_quantum(curr);
 		if (smart_next(rq) != curr)
 			resched_curr(rq);
 	}
-	/* Time the head of the working schedule did not get: slack shrank. */
-	if (rq->smart.ws.nr && rq->smart.ws.se[0] != se)
-		smart_q(rq)->changed = true;
 }
 
 /**
@@ -456,7 +441,7 @@ static int smart_pick_reason(struct rq *rq, struct task_struct *p)
 		return SMART_PICK_RESCUE;
 	if (!smart_is_rt(se))
 		return SMART_PICK_CONVENTIONAL;
-	if (rq->smart.ws.nr && rq->smart.ws.se[0] == se)
+	if (smart_q(rq)->ws.nr && smart_q(rq)->ws.se[0] == se)
 		return SMART_PICK_SCHEDULE;
 	return SMART_PICK_FALLBACK;
 }
@@ -472,13 +457,13 @@ static struct task_struct *pick_task_smart(struct rq *rq)
 	p = smart_next(rq);
 	smart_notify_rejected(rq);
 	/* Out of the decision's order: a rescue (set_next_task_smart()). */
-	rq->smart.rescue_next = p && smart_se(p) != rq->smart.pick ? p : NULL;
+	rq->smart.rescue_next = p && smart_se(p) != smart_q(rq)->pick ? p : NULL;
 	/* The pick keeps the running task: set_next_task_smart() is not called. */
 	if (p && p == rq->curr && cpu_of(rq) == smp_processor_id())
 		smart_arm_timer(rq, p);
 	if (p && trace_smart_pick_enabled())
 		trace_smart_pick(cpu_of(rq), p, smart_pick_reason(rq, p),
-				 rq->smart.ws.nr);
+				 smart_q(rq)->ws.nr);
 	return p;
 }
 

@@ -47,6 +47,14 @@ void smart_queue_init(struct smart_queue *q)
 		q->level[i] = (struct smart_level){ };
 	q->nr_runnable = 0;
 	q->nr_queued = 0;
+	q->ws.nr = 0;
+	q->rejected.nr = 0;
+	q->pick = NULL;
+	q->ws_stop = NULL;
+	q->ws_new = NULL;
+	q->ws_all = false;
+	q->ws_moved = false;
+	q->stale = false;
 	q->changed = true;
 }
 
@@ -100,19 +108,85 @@ static bool smart_node_less(struct rb_node *a, const struct rb_node *b)
 				  rb_entry(b, struct smart_entity, node));
 }
 
+/*
+ * The working schedule is kept between decisions (§3.5: "a new working
+ * schedule can be incrementally built from the existing working schedule
+ * as new tasks arrive ... When only deletions are made, the existing
+ * working schedule can simply be used").  While the last decision placed
+ * every candidate (@q->ws_all), the schedule is the set of candidates,
+ * and as the tree changes:
+ *
+ * - a candidate that leaves the tree leaves the schedule: a subset of a
+ *   feasible schedule is feasible, and every insertion that succeeded
+ *   had no more to fit than before (O(1) for the head);
+ * - one that joins it, ahead of @q->ws_stop, is placed by the next
+ *   decision (smart_ws_place());
+ * - anything else that could change the candidates or the load they are
+ *   checked against (the first conventional task moves, a conventional
+ *   task overtakes the candidates, a task with a predicted next
+ *   constraint moves, a second candidate joins) makes the next decision
+ *   rebuild the schedule from scratch.
+ *
+ * Changes behind @q->ws_stop play no part in the decision.  Once the
+ * last decision could not place every candidate, any change rebuilds.
+ */
+static void smart_ws_forget(struct smart_queue *q, struct smart_entity *se)
+{
+	unsigned int i;
+
+	if (q->changed)
+		return;
+	if (!q->ws_all || se == q->ws_stop || se->future.tc.deadline) {
+		q->changed = true;
+		return;
+	}
+	if (se == q->ws_new) {
+		q->ws_new = NULL;
+		return;
+	}
+	for (i = 0; i < q->ws.nr; i++) {
+		if (q->ws.se[i] == se) {
+			q->ws.nr--;
+			memmove(&q->ws.se[i], &q->ws.se[i + 1],
+				(q->ws.nr - i) * sizeof(q->ws.se[0]));
+			q->stale = true;
+			return;
+		}
+	}
+}
+
+static void smart_ws_consider(struct smart_queue *q, struct smart_entity *se)
+{
+	if (q->changed)
+		return;
+	if (!q->ws_all || se->future.tc.deadline) {
+		q->changed = true;
+		return;
+	}
+	if (q->ws_stop && !smart_value_before(se, q->ws_stop))
+		return;
+	if (!smart_is_rt(se) || q->ws_new) {
+		q->changed = true;
+		return;
+	}
+	q->ws_new = se;
+	q->ws_moved = false;
+	q->stale = true;
+}
+
 static void smart_tree_add(struct smart_queue *q, struct smart_entity *se)
 {
 	rb_add_cached(&se->node, &q->tree, smart_node_less);
 	q->nr_runnable++;
-	q->changed = true;
+	smart_ws_consider(q, se);
 }
 
 static void smart_tree_del(struct smart_queue *q, struct smart_entity *se)
 {
+	smart_ws_forget(q, se);
 	rb_erase_cached(&se->node, &q->tree);
 	RB_CLEAR_NODE(&se->node);
 	q->nr_runnable--;
-	q->changed = true;
 }
 
 /*
@@ -224,6 +298,7 @@ static void smart_future_add(struct smart_queue *q, struct smart_entity *se)
 {
 	struct smart_entity *pos;
 
+	q->changed = true;
 	list_for_each_entry_reverse(pos, &q->future, future.node) {
 		if ((s64)(pos->future.tc.deadline - se->future.tc.deadline) <= 0) {
 			list_add(&se->future.node, &pos->future.node);
@@ -233,10 +308,19 @@ static void smart_future_add(struct smart_queue *q, struct smart_entity *se)
 	list_add(&se->future.node, &q->future);
 }
 
+/* The entity's next constraint leaves its queue's list (if it is on one). */
+static void smart_future_unlink(struct smart_entity *se)
+{
+	if (list_empty(&se->future.node))
+		return;
+	list_del_init(&se->future.node);
+	se->queue->changed = true;
+}
+
 /* The entity has nothing more to count: it began, or stopped, its period. */
 static void smart_future_drop(struct smart_entity *se)
 {
-	list_del_init(&se->future.node);
+	smart_future_unlink(se);
 	se->future.tc = (struct smart_tc){ };
 }
 
@@ -296,7 +380,7 @@ void smart_leave(struct smart_queue *q, struct smart_entity *se)
 	else
 		list_del_init(&se->sleep_node);
 	smart_level_sub(l, se->share);
-	list_del_init(&se->future.node);
+	smart_future_unlink(se);
 	se->queue = NULL;
 	se->state = SMART_SE_OFF;
 	q->nr_queued--;
@@ -413,7 +497,12 @@ void smart_expire_sleepers(struct smart_queue *q, u64 now)
 static void smart_next_quantum(struct smart_queue *q, struct smart_entity *se,
 			       const struct smart_params *p)
 {
+	unsigned int nr = q->ws.nr;
+	bool was_ws = q->ws_all && !q->changed;
+
 	smart_tree_del(q, se);
+	/* In the schedule before, with the same constraint, moving back. */
+	was_ws = was_ws && q->ws.nr < nr;
 	while (se->exec >= se->quantum) {
 		u64 b = 0;
 
@@ -427,6 +516,8 @@ static void smart_next_quantum(struct smart_queue *q, struct smart_entity *se,
 		smart_vadd(&se->bvft, &se->bfrac, se->quantum + b, se->inv_share);
 	}
 	smart_tree_add(q, se);
+	if (was_ws && q->ws_new == se)
+		q->ws_moved = true;
 }
 
 /**
@@ -460,9 +551,12 @@ bool smart_charge(struct smart_queue *q, struct smart_entity *se, u64 now,
 	}
 	smart_level_advance(l, now - start);
 
+	/* Time the head of the working schedule did not get: slack shrank. */
+	if (q->ws.nr && q->ws.se[0] != se)
+		q->changed = true;
 	se->exec += delta;
 	if (se->tc.deadline)
-		se->tc.used += delta;
+		smart_tc_set_used(se, se->tc.used + delta);
 	else if (se->future.tc.deadline &&
 		 (s64)(now - se->future.tc.deadline) >= 0)
 		smart_future_drop(se);
@@ -782,6 +876,50 @@ bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now,
 	return true;
 }
 
+/*
+ * The decision of smart_pick_tc(); *@stop is where the walk of the tree
+ * stopped (the first conventional entity, or NULL at the end), *@all
+ * whether the schedule took every candidate.
+ */
+static struct smart_entity *smart_build(struct smart_queue *q, u64 now,
+					struct smart_ws *ws,
+					struct smart_ws *rejected,
+					struct rb_node **stop, bool *all)
+{
+	struct rb_node *n = rb_first_cached(&q->tree);
+	struct smart_entity *first;
+	unsigned int seen = 0;
+
+	ws->nr = 0;
+	if (rejected)
+		rejected->nr = 0;
+	*stop = n;
+	*all = true;
+	if (!n)
+		return NULL;
+	first = rb_entry(n, struct smart_entity, node);
+	if (!smart_is_rt(first))
+		return first;					/* step 1 */
+
+	for (; n; n = rb_next(n), seen++) {			/* 2, 3 */
+		struct smart_entity *se = rb_entry(n, struct smart_entity, node);
+
+		if (!smart_is_rt(se))
+			break;
+		if (seen >= SMART_WS_MAX) {
+			*all = false;
+			break;
+		}
+		if (smart_ws_insert(ws, se, now, q))
+			continue;
+		*all = false;
+		if (rejected)
+			rejected->se[rejected->nr++] = se;
+	}
+	*stop = n;
+	return ws->nr ? ws->se[0] : first;			/* step 4 */
+}
+
 /**
  * smart_pick_tc() - the SMART scheduling decision, §3.2
  * @q:		the queue
@@ -809,36 +947,103 @@ bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now,
  * scheduled nor rejected here; their latest-start timers still notify
  * them.
  *
- * Cost: O(min(N_R, SMART_WS_MAX)^2), whatever N_R.
+ * Cost: O(min(N_R, SMART_WS_MAX)^2), whatever N_R.  smart_decide() keeps
+ * the result between decisions and rebuilds it only when it must.
  *
  * Return: the entity to run, or NULL if none is runnable.
  */
 struct smart_entity *smart_pick_tc(struct smart_queue *q, u64 now,
 				   struct smart_ws *ws, struct smart_ws *rejected)
 {
-	struct rb_node *n = rb_first_cached(&q->tree);
-	struct smart_entity *first;
-	unsigned int seen = 0;
+	struct rb_node *stop;
+	bool all;
 
-	ws->nr = 0;
-	if (rejected)
-		rejected->nr = 0;
-	if (!n)
-		return NULL;
-	first = rb_entry(n, struct smart_entity, node);
-	if (!smart_is_rt(first))
-		return first;					/* step 1 */
+	return smart_build(q, now, ws, rejected, &stop, &all);
+}
 
-	for (; n && seen < SMART_WS_MAX; n = rb_next(n), seen++) { /* 2, 3 */
-		struct smart_entity *se = rb_entry(n, struct smart_entity, node);
+/*
+ * Place @q->ws_new, a candidate that joined since the last decision, as
+ * a rebuild would: one that only moved back in value order, with the
+ * same constraint, into the same set (feasible as a whole when no
+ * predicted constraint is about), O(log N_R); the least important
+ * candidate by one insertion, O(N_R), exactly the last step of a
+ * rebuild.  Anything else needs the rebuild: return false.
+ */
+static bool smart_ws_place(struct smart_queue *q, u64 now)
+{
+	struct smart_entity *se = q->ws_new;
+	struct rb_node *stop = q->ws_stop ? &q->ws_stop->node : NULL;
+	unsigned int lo = 0, hi = q->ws.nr;
 
-		if (!smart_is_rt(se))
-			break;
-		if (!smart_ws_insert(ws, se, now, q) && rejected &&
-		    rejected->nr < SMART_WS_MAX)
-			rejected->se[rejected->nr++] = se;
+	if (q->ws.nr >= SMART_WS_MAX)
+		return false;
+	if (q->ws_moved && list_empty(&q->future)) {
+		/* Deadline order, ties in value order as insertions make it. */
+		while (lo < hi) {
+			unsigned int mid = (lo + hi) / 2;
+			const struct smart_entity *o = q->ws.se[mid];
+			s64 d = (s64)(o->tc.deadline - se->tc.deadline);
+
+			if (d < 0 || (!d && !smart_value_before(se, o)))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		memmove(&q->ws.se[lo + 1], &q->ws.se[lo],
+			(q->ws.nr - lo) * sizeof(q->ws.se[0]));
+		q->ws.se[lo] = se;
+		q->ws.nr++;
+		return true;
 	}
-	return ws->nr ? ws->se[0] : first;			/* step 4 */
+	if (rb_next(&se->node) != stop)
+		return false;
+	if (!smart_ws_insert(&q->ws, se, now, q)) {
+		q->rejected.se[0] = se;
+		q->rejected.nr = 1;
+		q->ws_all = false;
+	}
+	return true;
+}
+
+/**
+ * smart_decide() - the §3.2 decision for the queue as it is
+ * @q:		the queue
+ * @now:	t
+ *
+ * Predicted next constraints (struct smart_future) whose deadline passed
+ * are dropped first.  The last decision stands while nothing it depends
+ * on changed (see smart_ws_forget()): while the head of the working schedule runs within
+ * its estimate, the slack of the others does not change, so the schedule
+ * stays feasible.  A candidate that joined is placed in O(N_R) or less,
+ * one that left costs nothing; otherwise the schedule is rebuilt
+ * (smart_pick_tc()).  @q->rejected then holds the candidates to notify.
+ *
+ * Return: the entity to run, or NULL if none is runnable.
+ */
+struct smart_entity *smart_decide(struct smart_queue *q, u64 now)
+{
+	struct smart_entity *o;
+	struct rb_node *stop;
+
+	/* Predicted constraints that did not come count no more. */
+	while ((o = list_first_entry_or_null(&q->future, struct smart_entity,
+					     future.node)) &&
+	       (s64)(o->future.tc.deadline - now) <= 0)
+		smart_future_drop(o);
+	if (!q->changed && !q->stale)
+		return q->pick;
+	if (!q->changed && (!q->ws_new || smart_ws_place(q, now))) {
+		q->pick = q->ws.nr ? q->ws.se[0] : smart_pick(q);
+	} else {
+		q->pick = smart_build(q, now, &q->ws, &q->rejected, &stop,
+				      &q->ws_all);
+		q->ws_stop = stop ? rb_entry(stop, struct smart_entity, node) :
+				    NULL;
+	}
+	q->ws_new = NULL;
+	q->stale = false;
+	q->changed = false;
+	return q->pick;
 }
 
 /*
@@ -1065,6 +1270,25 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 		avail = min(avail, mul_u64_u64_div_u64(t, me.share,
 					smart_runnable_shares(q, se, &me)));
 	return avail;
+}
+
+/**
+ * smart_tc_set_used() - set the CPU time an entity used under its constraint
+ * @se:		the entity, with a time constraint
+ * @used:	the CPU time (ns)
+ *
+ * One whose estimate this uses up stops being a real-time task, one whose
+ * estimate it frees again becomes one, one given back budget needs more
+ * than the working schedule counted: its queue's decision is rebuilt.
+ */
+void smart_tc_set_used(struct smart_entity *se, u64 used)
+{
+	bool rt = smart_is_rt(se), less = used < se->tc.used;
+
+	se->tc.used = used;
+	if (se->state == SMART_SE_RUNNABLE &&
+	    (rt != smart_is_rt(se) || (rt && less)))
+		se->queue->changed = true;
 }
 
 /* A new quantum from the entity's current virtual time (v kept). */

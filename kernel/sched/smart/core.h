@@ -60,28 +60,6 @@ struct smart_level {
 	unsigned int nr;
 };
 
-/**
- * struct smart_queue - one CPU's SMART queues
- * @tree:	runnable entities in decreasing value-tuple order
- * @sleepers:	sleeping entities still on the queue, by @sleep_expire
- * @future:	entities between two periodic constraints, by the deadline
- *		of the next one as predicted (struct smart_future)
- * @level:	per-priority queue virtual time, index prio - SMART_PRIO_MIN
- * @nr_runnable: entities in @tree
- * @nr_queued:	entities on the queue (runnable and sleeping)
- * @changed:	set whenever @tree changes; a cached scheduling decision
- *		(working schedule) is stale.  The owner clears it.
- */
-struct smart_queue {
-	struct rb_root_cached tree;
-	struct list_head sleepers;
-	struct list_head future;
-	struct smart_level level[SMART_NR_PRIO];
-	unsigned int nr_runnable;
-	unsigned int nr_queued;
-	bool changed;
-};
-
 /* F of a periodic constraint is a fixed-point fraction of a CPU. */
 #define SMART_LOAD_SHIFT	20
 #define SMART_LOAD_ONE		(1ULL << SMART_LOAD_SHIFT)
@@ -119,6 +97,47 @@ struct smart_ws {
 	unsigned int nr;
 };
 
+/**
+ * struct smart_queue - one CPU's SMART queues
+ * @tree:	runnable entities in decreasing value-tuple order
+ * @sleepers:	sleeping entities still on the queue, by @sleep_expire
+ * @future:	entities between two periodic constraints, by the deadline
+ *		of the next one as predicted (struct smart_future)
+ * @level:	per-priority queue virtual time, index prio - SMART_PRIO_MIN
+ * @nr_runnable: entities in @tree
+ * @nr_queued:	entities on the queue (runnable and sleeping)
+ * @ws:		the working schedule of the last decision (smart_decide())
+ * @rejected:	the candidates that decision could not place, in decreasing
+ *		value order: the ones to notify.  The owner empties it.
+ * @pick:	the last decision
+ * @ws_stop:	the first conventional entity in @tree behind the
+ *		candidates, NULL if none (valid while @ws_all)
+ * @ws_new:	a candidate that joined since, still to be placed
+ * @ws_all:	the last decision placed every candidate: @ws is the set of
+ *		real-time entities ahead of @ws_stop, @ws_new aside
+ * @ws_moved:	@ws_new was in @ws and only moved back in value order, with
+ *		the same constraint
+ * @stale:	@pick is out of date; @ws was kept up to date as @tree changed
+ * @changed:	@ws and @pick must be rebuilt from scratch
+ */
+struct smart_queue {
+	struct rb_root_cached tree;
+	struct list_head sleepers;
+	struct list_head future;
+	struct smart_level level[SMART_NR_PRIO];
+	unsigned int nr_runnable;
+	unsigned int nr_queued;
+	struct smart_ws ws;
+	struct smart_ws rejected;
+	struct smart_entity *pick;
+	struct smart_entity *ws_stop;
+	struct smart_entity *ws_new;
+	bool ws_all;
+	bool ws_moved;
+	bool stale;
+	bool changed;
+};
+
 void smart_queue_init(struct smart_queue *q);
 void smart_entity_init(struct smart_entity *se, s32 prio, u32 share);
 
@@ -152,6 +171,8 @@ u64 smart_tc_end(struct smart_queue *q, struct smart_entity *se,
 		 const struct smart_params *p);
 struct smart_entity *smart_pick_tc(struct smart_queue *q, u64 now,
 				   struct smart_ws *ws, struct smart_ws *rejected);
+struct smart_entity *smart_decide(struct smart_queue *q, u64 now);
+void smart_tc_set_used(struct smart_entity *se, u64 used);
 bool smart_value_before(const struct smart_entity *a,
 			const struct smart_entity *b);
 

@@ -33,10 +33,6 @@ struct task_struct;
  * @last_rescue: when a starving task was last run out of value order
  * @rescue_next: the task smart_next() picked out of value order
  * @rescued:	the task running its rescue slice, if any
- * @pick:	the §3.2 decision for the queue as it is (valid while
- *		@q.changed is clear)
- * @ws:		the working schedule @pick came from
- * @rejected:	candidates the working schedule could not take
  * @scratch:	working space for predictions (smart_constraint_begin())
  */
 struct smart_rq {
@@ -51,9 +47,6 @@ struct smart_rq {
 	u64 last_rescue;
 	struct task_struct *rescue_next;
 	struct task_struct *rescued;
-	struct smart_entity *pick;
-	struct smart_ws ws;
-	struct smart_ws rejected;
 	struct smart_ws scratch;
 };
 
@@ -184,7 +177,7 @@ static inline void smart_tc_sync(struct task_struct *p)
 	struct smart_tc *tc = &p->smart.core.tc;
 
 	if (tc->deadline)
-		tc->used = smart_tc_runtime(p);
+		smart_tc_set_used(&p->smart.core, smart_tc_runtime(p));
 }
 
 #else /* !CONFIG_SCHED_SMART */

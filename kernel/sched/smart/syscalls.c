@@ -372,7 +372,7 @@ static void smart_tc_resync(struct task_struct *p, u64 deadline, u64 since)
 	/* Unless it expired meanwhile: that one was counted already. */
 	if (p->smart.core.tc.deadline == deadline) {
 		p->smart.tc_runtime = p->se.sum_exec_runtime;
-		p->smart.core.tc.used = 0;
+		smart_tc_set_used(&p->smart.core, 0);
 	}
 	rq_unlock_irq(rq, &rf);
 }
