@@ -141,9 +141,11 @@ TARGET_BERATE_MISSED_PCT = 0.5          # cases 1-5, SMART constraints
 TARGET_BERATE_CASES = range(1, 6)
 TARGET_CTXSW_RATIO = 1.10               # SMART / EEVDF
 TARGET_PICK_RATIO = 2.0                 # cost(1000 runnable) / cost(10)
+TARGET_PICK_TC_RATIO = 2.0              # cost(32 constrained) / cost(1), of 100
 TARGET_SYSCALL_RATIO = 1.2              # begin+end / (sched_setattr + getattr)
 TARGET_THROUGHPUT_RATIO = 1.05          # SMP elapsed time SMART / EEVDF
 PICK_SMALL, PICK_LARGE = 10, 1000
+PICK_TC_N, PICK_TC_FEW, PICK_TC_MANY = 100, 1, 32
 
 #: One row of a targets table; ok is True, False or None (cannot tell).
 Target = namedtuple("Target", "section name measured ok")
@@ -965,6 +967,16 @@ def section_overheads(res, targets):
                           % (PICK_LARGE, PICK_SMALL, TARGET_PICK_RATIO),
                           fmt(q, 2), None if q is None
                           else q <= TARGET_PICK_RATIO))
+        q = ratio(cost.get(("SMART", PICK_TC_N, PICK_TC_MANY)),
+                  cost.get(("SMART", PICK_TC_N, PICK_TC_FEW)))
+        if q is not None:
+            lines += ["cost(%d constrained)/cost(%d constrained) of %d "
+                      "runnable: SMART %s." % (PICK_TC_MANY, PICK_TC_FEW,
+                                               PICK_TC_N, fmt(q, 2)), ""]
+            own.append(Target("overheads", "SMART pick cost(%d constrained)/"
+                              "cost(%d) ≤ %.0f" % (PICK_TC_MANY, PICK_TC_FEW,
+                                                   TARGET_PICK_TC_RATIO),
+                              fmt(q, 2), q <= TARGET_PICK_TC_RATIO))
     else:
         lines += ["Not run.", ""]
 
