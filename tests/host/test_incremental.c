@@ -258,6 +258,128 @@ static void turns(void)
 		smart_leave(&q, &task[i].se);
 }
 
+/* Decide, and compare with a rebuild at the same time. */
+static bool equal(u64 t)
+{
+	static struct smart_ws ws, rej;
+	struct smart_entity *pick = smart_decide(&q, t);
+
+	return pick == smart_pick_tc(&q, t, &ws, &rej) && same_ws(&q.ws, &ws) &&
+	       same_ws(&q.rejected, &rej);
+}
+
+static void leave_all(struct smart_entity *const *se, int n)
+{
+	while (n--)
+		smart_leave(&q, se[n]);
+}
+
+/*
+ * Cases a review found, each with a task that runs out of turn or a
+ * schedule at its size limit; random runs rarely make them.
+ */
+static void cases(void)
+{
+	static struct smart_entity f, a, b, c, many[SMART_WS_MAX + 1];
+	struct smart_entity *const fab[] = { &f, &a, &b }, *const abc[] = { &a, &b, &c };
+	u64 t = MS(1000);
+	struct smart_tc tf = { .deadline = t + MS(5) - US(1), .estimate = US(1), .period = US(1) };
+	struct smart_tc ta = { .deadline = t + MS(20), .estimate = MS(30) };
+	struct smart_tc tb = { .deadline = t + MS(20), .estimate = MS(5) };
+	bool ok;
+	int i;
+
+	/*
+	 * F (share 1) has a predicted next constraint; A (priority 1) can
+	 * never fit, B fits but for F's next constraint.  F runs 4 us out of
+	 * turn: its v, and so its next constraint's value, moves past B's.
+	 */
+	tf.load = smart_tc_load(tf.estimate, tf.period);
+	smart_queue_init(&q);
+	smart_entity_init(&f, 0, 1);
+	smart_entity_init(&a, 1, 1024);
+	smart_entity_init(&b, 0, 1024);
+	for (i = 0; i < 3; i++)
+		smart_join(&q, fab[i], SMART_JOIN_NEW, &params);
+	smart_tc_begin(&q, &f, &tf);
+	smart_tc_end(&q, &f, &params);
+	smart_tc_begin(&q, &a, &ta);
+	smart_tc_begin(&q, &b, &tb);
+	ok = equal(t) && q.ws.nr == 0;
+	t += US(4);
+	smart_charge(&q, &f, t, US(4), &params);
+	ok = ok && equal(t);
+	tap_ok(ok, "incremental: a task with a predicted constraint that runs out of turn rebuilds",
+	       "expected the decision of a rebuild; seen pick %s, ws %u, rejected %u",
+	       q.pick == &a ? "A" : q.pick == &b ? "B" : "other", q.ws.nr,
+	       q.rejected.nr);
+	leave_all(fab, 3);
+
+	/* A conventional task's time out of turn shrinks every slack. */
+	ta = (struct smart_tc){ .deadline = t + MS(100), .estimate = MS(50) };
+	tb = (struct smart_tc){ .deadline = t + MS(60), .estimate = MS(45) };
+	smart_queue_init(&q);
+	smart_entity_init(&a, 1, 1024);
+	smart_entity_init(&b, 0, 1024);
+	smart_entity_init(&c, 0, 1);
+	for (i = 0; i < 3; i++)
+		smart_join(&q, abc[i], SMART_JOIN_NEW, &params);
+	smart_tc_begin(&q, &a, &ta);
+	smart_tc_begin(&q, &b, &tb);
+	ok = equal(t) && q.ws.nr == 2;
+	t += MS(6);
+	smart_charge(&q, &c, t, MS(6), &params);
+	ok = ok && equal(t) && q.pick == &a && q.rejected.nr == 1;
+	tap_ok(ok, "incremental: a conventional task's time out of turn rebuilds",
+	       "expected A to run and B rejected; seen pick %s, rejected %u",
+	       q.pick == &a ? "A" : q.pick == &b ? "B" : "other", q.rejected.nr);
+	leave_all(abc, 3);
+
+	/* A yield moves a candidate behind a predicted constraint. */
+	tf = (struct smart_tc){ .deadline = t + US(500) - 2000, .estimate = 1000,
+				.period = 2000 };
+	tf.load = smart_tc_load(tf.estimate, tf.period);
+	ta = (struct smart_tc){ .deadline = t + US(700), .estimate = US(600) };
+	tb = (struct smart_tc){ .deadline = t + MS(100), .estimate = MS(5) };
+	smart_queue_init(&q);
+	smart_entity_init(&f, 0, 1);
+	smart_entity_init(&a, 0, 1024);
+	smart_entity_init(&b, 0, 1024);
+	for (i = 0; i < 3; i++)
+		smart_join(&q, fab[i], SMART_JOIN_NEW, &params);
+	smart_tc_begin(&q, &f, &tf);
+	smart_tc_end(&q, &f, &params);
+	smart_tc_begin(&q, &a, &ta);
+	smart_tc_begin(&q, &b, &tb);
+	ok = equal(t) && q.ws.nr == 2;
+	smart_yield(&q, &a, &params);
+	ok = ok && equal(t) && q.ws.nr == 1 && q.rejected.nr == 1;
+	tap_ok(ok, "incremental: a yield behind a predicted constraint checks it again",
+	       "expected ws 1, rejected 1; seen ws %u, rejected %u", q.ws.nr,
+	       q.rejected.nr);
+	leave_all(fab, 3);
+
+	/* A schedule of SMART_WS_MAX, and one more candidate behind them. */
+	smart_queue_init(&q);
+	ta = (struct smart_tc){ .deadline = t + MS(50000), .estimate = MS(600) };
+	for (i = 0; i <= SMART_WS_MAX; i++) {
+		smart_entity_init(&many[i], 1, 1024);
+		smart_join(&q, &many[i], SMART_JOIN_NEW, &params);
+		if (i == SMART_WS_MAX)
+			ta.deadline += MS(1);
+		smart_tc_begin(&q, &many[i], &ta);
+		if (i == SMART_WS_MAX - 1)
+			ok = equal(t) && q.ws.nr == SMART_WS_MAX && q.ws_all;
+	}
+	ok = ok && equal(t) && q.ws.nr == SMART_WS_MAX && !q.rejected.nr &&
+	     !q.ws_all;
+	tap_ok(ok, "incremental: a candidate beyond SMART_WS_MAX is neither placed nor rejected",
+	       "expected ws %d, rejected 0; seen ws %u, rejected %u", SMART_WS_MAX,
+	       q.ws.nr, q.rejected.nr);
+	for (i = 0; i <= SMART_WS_MAX; i++)
+		smart_leave(&q, &many[i]);
+}
+
 int main(void)
 {
 	unsigned long seed;
@@ -277,5 +399,6 @@ int main(void)
 	       "expected >= 10%% of %lu, seen %lu", st.decisions - st.kept,
 	       st.decisions - st.rebuilds - st.kept);
 	turns();
+	cases();
 	return tap_done();
 }

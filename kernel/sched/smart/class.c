@@ -128,13 +128,20 @@ static void smart_wait_end(struct task_struct *p)
 
 /*
  * The §3.2 decision for the queue as it is (smart_decide() keeps it
- * between changes).  CPU time that went to another class than SMART
- * eats into everyone's slack: put_prev_task_smart() has the schedule
- * rebuilt then.
+ * between changes).  CPU time that goes to another class than SMART eats
+ * into everyone's slack: a decision taken while another class runs does
+ * not stand, and put_prev_task_smart() has the schedule rebuilt when
+ * SMART gives the CPU away.
  */
 static struct smart_entity *smart_decide_rq(struct rq *rq)
 {
-	return smart_decide(smart_q(rq), ktime_get_ns());
+	struct smart_queue *q = smart_q(rq);
+
+	if (rq->donor->sched_class != &smart_sched_class)
+		q->changed = true;
+	else if (smart_decided(q))
+		return q->pick;		/* no clock read */
+	return smart_decide(q, ktime_get_ns());
 }
 
 /*
@@ -267,9 +274,14 @@ struct rq *smart_lock_charged(struct task_struct *p, struct rq_flags *rf)
 	return rq;
 }
 
-/* Something changed on @rq's queue: preempt if another task should run. */
+/*
+ * Something changed on @rq's queue: preempt if another task should run.
+ * The running task is charged first, so that the decision sees what its
+ * constraint has left.  @rq's clock is up to date.
+ */
 void smart_preempt_check(struct rq *rq)
 {
+	update_curr_smart(rq);
 	if (rq->donor->sched_class == &smart_sched_class &&
 	    smart_next(rq) != rq->donor)
 		resched_curr(rq);

@@ -270,9 +270,8 @@ static enum hrtimer_restart smart_tc_timer_fn(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 	}
 	update_rq_clock(rq);
-	/* In SCHED_SMART, or in the class that boosts it. */
-	if (rq->donor == p)
-		p->sched_class->update_curr(rq);
+	/* @p or another task: a decision below must see its time. */
+	rq->donor->sched_class->update_curr(rq);
 	smart_tc_sync(p);
 	now = ktime_get_ns();
 

@@ -551,8 +551,12 @@ bool smart_charge(struct smart_queue *q, struct smart_entity *se, u64 now,
 	}
 	smart_level_advance(l, now - start);
 
-	/* Time the head of the working schedule did not get: slack shrank. */
-	if (q->ws.nr && q->ws.se[0] != se)
+	/*
+	 * Time the head of the working schedule did not get: slack shrank.
+	 * A task with a predicted next constraint that runs moves the value
+	 * that constraint will have (smart_future_before()).
+	 */
+	if ((q->ws.nr && q->ws.se[0] != se) || se->future.tc.deadline)
 		q->changed = true;
 	se->exec += delta;
 	if (se->tc.deadline)

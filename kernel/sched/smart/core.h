@@ -198,6 +198,18 @@ static inline struct smart_level *smart_level_of(struct smart_queue *q,
 }
 
 /**
+ * smart_decided() - does the last decision stand, whatever the time?
+ * @q:	the queue
+ *
+ * Return: true if smart_decide() would return @q->pick without looking
+ * at its @now: nothing changed, and no predicted constraint may expire.
+ */
+static inline bool smart_decided(const struct smart_queue *q)
+{
+	return !q->changed && !q->stale && list_empty(&q->future);
+}
+
+/**
  * smart_is_rt() - is the entity a real-time task (§3.3)?
  * @se: the entity
  *
