@@ -68,7 +68,8 @@ static struct smart_entity *decide(const char *what, unsigned long run)
 	static struct smart_ws ws, rej;
 	bool rebuild = q.changed, kept = !q.changed && !q.stale;
 	bool moved = q.ws_moved, isnew = q.ws_new != NULL, stale = q.stale;
-	struct smart_entity *pick = smart_decide(&q, now);
+	/* As the class calls it: no clock when it does not need one. */
+	struct smart_entity *pick = smart_decide(&q, smart_decide_needs_clock(&q) ? now : 0);
 	struct smart_entity *full = smart_pick_tc(&q, now, &ws, &rej);
 
 	st.decisions++;

@@ -140,8 +140,9 @@ static struct smart_entity *smart_decide_rq(struct rq *rq)
 	if (rq->donor->sched_class != &smart_sched_class)
 		q->changed = true;
 	else if (smart_decided(q))
-		return q->pick;		/* no clock read */
-	return smart_decide(q, ktime_get_ns());
+		return q->pick;
+	/* A clock read only for a working schedule to build or keep. */
+	return smart_decide(q, smart_decide_needs_clock(q) ? ktime_get_ns() : 0);
 }
 
 /*
@@ -795,7 +796,8 @@ static void migrate_task_rq_smart(struct task_struct *p, int new_cpu)
 
 static bool smart_can_pull(struct rq *src, struct task_struct *p, int cpu)
 {
-	return !task_on_cpu(src, p) && !is_migration_disabled(p) &&
+	return p->nr_cpus_allowed > 1 && !task_on_cpu(src, p) &&
+	       !is_migration_disabled(p) &&
 	       (cpu < 0 || cpumask_test_cpu(cpu, p->cpus_ptr));
 }
 

@@ -162,11 +162,12 @@ void smart_tc_watch(struct task_struct *p)
 {
 	struct sched_smart_entity *sse = &p->smart;
 	const struct smart_tc *tc = &sse->core.tc;
-	u64 left = smart_tc_left(tc), now = ktime_get_ns();
+	u64 left = smart_tc_left(tc), now;
 
 	if (!tc->deadline || !left || sse->tc_notified ||
 	    !(sse->tc_flags & SMART_CONSTRAINT_NOTIFY))
 		return;
+	now = ktime_get_ns();
 	/* Its latest start time D - left, unless that passed (left <= 60 s). */
 	smart_tc_arm(p, (s64)(tc->deadline - now) > (s64)left ?
 			tc->deadline - left : now);

@@ -225,6 +225,22 @@ static inline bool smart_is_rt(const struct smart_entity *se)
 	return se->tc.deadline && se->tc.used < se->tc.estimate;
 }
 
+/**
+ * smart_decide_needs_clock() - does smart_decide() look at its @now?
+ * @q:	the queue
+ *
+ * Return: false if the decision is step 1 or no task is runnable (the
+ * most important task is conventional: no working schedule) and no
+ * predicted constraint may expire; smart_decide() may then be given 0.
+ */
+static inline bool smart_decide_needs_clock(const struct smart_queue *q)
+{
+	struct rb_node *n = rb_first_cached(&q->tree);
+
+	return !list_empty(&q->future) ||
+	       (n && smart_is_rt(rb_entry(n, struct smart_entity, node)));
+}
+
 /* What is left of a constraint's estimate, Q - E (0 once overrun). */
 static inline u64 smart_tc_left(const struct smart_tc *tc)
 {
