@@ -130,19 +130,36 @@ static bool smart_node_less(struct rb_node *a, const struct rb_node *b)
  * Changes behind @q->ws_stop play no part in the decision.  Once the
  * last decision could not place every candidate, any change rebuilds.
  */
-static void smart_ws_forget(struct smart_queue *q, struct smart_entity *se)
+/*
+ * Can the schedule follow a change of @se in the tree?  If not, the next
+ * decision rebuilds it.
+ */
+static bool smart_ws_follows(struct smart_queue *q,
+			     const struct smart_entity *se)
+{
+	if (q->changed)
+		return false;
+	if (!q->ws_all || se->future.tc.deadline) {
+		q->changed = true;
+		return false;
+	}
+	return true;
+}
+
+/* @se leaves the tree.  Return: true if it left the working schedule. */
+static bool smart_ws_forget(struct smart_queue *q, struct smart_entity *se)
 {
 	unsigned int i;
 
-	if (q->changed)
-		return;
-	if (!q->ws_all || se == q->ws_stop || se->future.tc.deadline) {
+	if (!smart_ws_follows(q, se))
+		return false;
+	if (se == q->ws_stop) {
 		q->changed = true;
-		return;
+		return false;
 	}
 	if (se == q->ws_new) {
 		q->ws_new = NULL;
-		return;
+		return false;
 	}
 	for (i = 0; i < q->ws.nr; i++) {
 		if (q->ws.se[i] == se) {
@@ -150,19 +167,17 @@ static void smart_ws_forget(struct smart_queue *q, struct smart_entity *se)
 			memmove(&q->ws.se[i], &q->ws.se[i + 1],
 				(q->ws.nr - i) * sizeof(q->ws.se[0]));
 			q->stale = true;
-			return;
+			return true;
 		}
 	}
+	return false;
 }
 
+/* @se joins the tree. */
 static void smart_ws_consider(struct smart_queue *q, struct smart_entity *se)
 {
-	if (q->changed)
+	if (!smart_ws_follows(q, se))
 		return;
-	if (!q->ws_all || se->future.tc.deadline) {
-		q->changed = true;
-		return;
-	}
 	if (q->ws_stop && !smart_value_before(se, q->ws_stop))
 		return;
 	if (!smart_is_rt(se) || q->ws_new) {
@@ -181,12 +196,15 @@ static void smart_tree_add(struct smart_queue *q, struct smart_entity *se)
 	smart_ws_consider(q, se);
 }
 
-static void smart_tree_del(struct smart_queue *q, struct smart_entity *se)
+/* Return: true if @se also left the working schedule. */
+static bool smart_tree_del(struct smart_queue *q, struct smart_entity *se)
 {
-	smart_ws_forget(q, se);
+	bool in_ws = smart_ws_forget(q, se);
+
 	rb_erase_cached(&se->node, &q->tree);
 	RB_CLEAR_NODE(&se->node);
 	q->nr_runnable--;
+	return in_ws;
 }
 
 /*
@@ -497,12 +515,9 @@ void smart_expire_sleepers(struct smart_queue *q, u64 now)
 static void smart_next_quantum(struct smart_queue *q, struct smart_entity *se,
 			       const struct smart_params *p)
 {
-	unsigned int nr = q->ws.nr;
-	bool was_ws = q->ws_all && !q->changed;
-
-	smart_tree_del(q, se);
 	/* In the schedule before, with the same constraint, moving back. */
-	was_ws = was_ws && q->ws.nr < nr;
+	bool was_ws = smart_tree_del(q, se);
+
 	while (se->exec >= se->quantum) {
 		u64 b = 0;
 
