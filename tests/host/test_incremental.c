@@ -276,6 +276,28 @@ static void leave_all(struct smart_entity *const *se, int n)
 }
 
 /*
+ * F (share 1) between two periodic constraints, its next one @tf as
+ * predicted; A at priority @prio_a and B at 0 with constraints @ta, @tb.
+ */
+static void with_future(struct smart_entity *const fab[3], s32 prio_a,
+			const struct smart_tc *tf, const struct smart_tc *ta,
+			const struct smart_tc *tb)
+{
+	int i;
+
+	smart_queue_init(&q);
+	smart_entity_init(fab[0], 0, 1);
+	smart_entity_init(fab[1], prio_a, 1024);
+	smart_entity_init(fab[2], 0, 1024);
+	for (i = 0; i < 3; i++)
+		smart_join(&q, fab[i], SMART_JOIN_NEW, &params);
+	smart_tc_begin(&q, fab[0], tf);
+	smart_tc_end(&q, fab[0], &params);
+	smart_tc_begin(&q, fab[1], ta);
+	smart_tc_begin(&q, fab[2], tb);
+}
+
+/*
  * Cases a review found, each with a task that runs out of turn or a
  * schedule at its size limit; random runs rarely make them.
  */
@@ -296,16 +318,7 @@ static void cases(void)
 	 * turn: its v, and so its next constraint's value, moves past B's.
 	 */
 	tf.load = smart_tc_load(tf.estimate, tf.period);
-	smart_queue_init(&q);
-	smart_entity_init(&f, 0, 1);
-	smart_entity_init(&a, 1, 1024);
-	smart_entity_init(&b, 0, 1024);
-	for (i = 0; i < 3; i++)
-		smart_join(&q, fab[i], SMART_JOIN_NEW, &params);
-	smart_tc_begin(&q, &f, &tf);
-	smart_tc_end(&q, &f, &params);
-	smart_tc_begin(&q, &a, &ta);
-	smart_tc_begin(&q, &b, &tb);
+	with_future(fab, 1, &tf, &ta, &tb);
 	ok = equal(t) && q.ws.nr == 0;
 	t += US(4);
 	smart_charge(&q, &f, t, US(4), &params);
@@ -342,16 +355,7 @@ static void cases(void)
 	tf.load = smart_tc_load(tf.estimate, tf.period);
 	ta = (struct smart_tc){ .deadline = t + US(700), .estimate = US(600) };
 	tb = (struct smart_tc){ .deadline = t + MS(100), .estimate = MS(5) };
-	smart_queue_init(&q);
-	smart_entity_init(&f, 0, 1);
-	smart_entity_init(&a, 0, 1024);
-	smart_entity_init(&b, 0, 1024);
-	for (i = 0; i < 3; i++)
-		smart_join(&q, fab[i], SMART_JOIN_NEW, &params);
-	smart_tc_begin(&q, &f, &tf);
-	smart_tc_end(&q, &f, &params);
-	smart_tc_begin(&q, &a, &ta);
-	smart_tc_begin(&q, &b, &tb);
+	with_future(fab, 0, &tf, &ta, &tb);
 	ok = equal(t) && q.ws.nr == 2;
 	smart_yield(&q, &a, &params);
 	ok = ok && equal(t) && q.ws.nr == 1 && q.rejected.nr == 1;
