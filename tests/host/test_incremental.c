@@ -293,6 +293,9 @@ static void with_future(struct smart_entity *const fab[3], s32 prio_a,
 		smart_join(&q, fab[i], SMART_JOIN_NEW, &params);
 	smart_tc_begin(&q, fab[0], tf);
 	smart_tc_end(&q, fab[0], &params);
+	/* F is behind the others: it rejoins with a fresh quantum, eq. (7) */
+	smart_leave(&q, fab[0]);
+	smart_join(&q, fab[0], SMART_JOIN_WAKE, &params);
 	smart_tc_begin(&q, fab[1], ta);
 	smart_tc_begin(&q, fab[2], tb);
 }

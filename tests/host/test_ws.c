@@ -269,10 +269,39 @@ static void test_rt_bvft(void)
 	smart_charge(&q, &a, MS(55), MS(5), &params);
 	used = smart_tc_end(&q, &a, &params);
 	tap_eq("end: the CPU used under the constraint is reported", MS(45), used, "ns");
-	tap_ok(!a.tc.deadline && a.quantum == MS(10) && a.bvft == MS(55 + 10),
-	       "end: back to conventional from v = 55 ms: beta = 65 ms",
-	       "expected Q 10 ms, beta 65 ms; seen Q %llu, beta %llu",
-	       (unsigned long long)a.quantum, (unsigned long long)a.bvft);
+	tap_ok(!a.tc.deadline && a.quantum == MS(10) && a.exec == MS(5) &&
+	       a.bvft == MS(55 + 5),
+	       "end: back to conventional at v = 55 ms in the quantum it is in: beta stays 60 ms",
+	       "expected Q 10 ms, E 5 ms, beta 60 ms; seen Q %llu, E %llu, beta %llu",
+	       (unsigned long long)a.quantum, (unsigned long long)a.exec,
+	       (unsigned long long)a.bvft);
+
+	/* Early ends: the rest of the estimate, at most quantum_ns (10 ms) */
+	tc.estimate = MS(8);
+	tc.deadline = MS(200);
+	smart_tc_begin(&q, &a, &tc);
+	smart_charge(&q, &a, MS(62), MS(7), &params);
+	smart_tc_end(&q, &a, &params);
+	tap_ok(a.bias == 0 && a.bvft == MS(62 + 1) && !smart_is_rt(&a),
+	       "end: 7 of an 8 ms estimate used: the 1 ms left is the quantum (beta = v + 1 ms), not a fresh 10 ms",
+	       "expected bias 0, beta 63 ms; seen bias %llu, beta %llu",
+	       (unsigned long long)a.bias, (unsigned long long)a.bvft);
+	smart_charge(&q, &a, MS(63), MS(1), &params);
+	tap_ok(a.quantum == MS(10) && a.exec == 0 && a.bvft == MS(63 + 10 + 10),
+	       "end: that quantum completed: eq. (4), a fresh conventional quantum with bias",
+	       "expected Q 10 ms, beta 83 ms; seen Q %llu, E %llu, beta %llu",
+	       (unsigned long long)a.quantum, (unsigned long long)a.exec,
+	       (unsigned long long)a.bvft);
+	tc.estimate = MS(40);
+	tc.deadline = MS(300);
+	smart_tc_begin(&q, &a, &tc);
+	smart_charge(&q, &a, MS(68), MS(5), &params);
+	smart_tc_end(&q, &a, &params);
+	tap_ok(a.quantum == MS(15) && a.exec == MS(5) && a.bvft == MS(68 + 10),
+	       "end: 5 of a 40 ms estimate used: 35 ms left, cut to quantum_ns (beta = v + 10 ms)",
+	       "expected Q 15 ms, E 5 ms, beta 78 ms; seen Q %llu, E %llu, beta %llu",
+	       (unsigned long long)a.quantum, (unsigned long long)a.exec,
+	       (unsigned long long)a.bvft);
 }
 
 /* smart_tc_available() of @me (on @q) for a constraint (D, Q, period). */

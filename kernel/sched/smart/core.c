@@ -1160,9 +1160,10 @@ static u64 smart_runnable_shares(struct smart_queue *q,
  *   proportional share of the time to the deadline;
  * - a less important real-time task of the same priority due before the
  *   entity that misses its deadline goes on as a conventional task with
- *   a fresh quantum (smart_tc_end()), which may put it ahead: what it
- *   could then take between the two deadlines is not available.  The
- *   first SMART_WS_MAX tasks behind the entity are looked at.
+ *   at most a conventional quantum left (smart_tc_end()), which may put
+ *   it ahead: what it could then take between the two deadlines is not
+ *   available.  The first SMART_WS_MAX tasks behind the entity are
+ *   looked at.
  *
  * The prediction assumes the queue stays as it is; it is the input to
  * SMART_STATUS_FEASIBLE / INFEASIBLE of smart_constraint_begin().  Like
@@ -1310,9 +1311,12 @@ void smart_tc_set_used(struct smart_entity *se, u64 used)
 		se->queue->changed = true;
 }
 
-/* A new quantum from the entity's current virtual time (v kept). */
+/*
+ * A quantum of @quantum with @exec of it used, from the entity's current
+ * virtual time (v kept), without bias.
+ */
 static void smart_requantum(struct smart_queue *q, struct smart_entity *se,
-			    u64 quantum)
+			    u64 quantum, u64 exec)
 {
 	u64 v = smart_vtime(se);
 	bool queued = se->state == SMART_SE_RUNNABLE;
@@ -1320,7 +1324,7 @@ static void smart_requantum(struct smart_queue *q, struct smart_entity *se,
 	if (queued)
 		smart_tree_del(q, se);
 	se->quantum = quantum;
-	se->exec = 0;
+	se->exec = exec;
 	se->bias = 0;
 	smart_set_bvft(se, v);
 	if (queued)
@@ -1346,7 +1350,7 @@ void smart_tc_begin(struct smart_queue *q, struct smart_entity *se,
 	se->tc = *tc;
 	se->tc.used = 0;
 	if (q)
-		smart_requantum(q, se, smart_rt_quantum(tc->estimate));
+		smart_requantum(q, se, smart_rt_quantum(tc->estimate), 0);
 }
 
 /**
@@ -1355,7 +1359,14 @@ void smart_tc_begin(struct smart_queue *q, struct smart_entity *se,
  * @se:	the entity (its CPU time so far already charged)
  * @p:	tunables
  *
- * Back to a conventional task: a fresh quantum, bias starting from 0.
+ * Back to a conventional task, bias starting from 0.  It finishes the
+ * quantum it is in, cut to at most a conventional one (quantum_ns), and
+ * only then gets a fresh one: beta does not move back unless the rest of
+ * an estimate was longer than quantum_ns.  A task that ends a constraint
+ * early, as a periodic task does before it sleeps until its next release,
+ * keeps its place long enough to get there instead of waiting for every
+ * peer's quantum first.  Nothing is earned: v advances as it runs, and
+ * once the quantum is done the task is rescheduled by eq. (4).
  * A periodic one leaves its next constraint on the queue, as predicted
  * (struct smart_future), until it begins it or the predicted deadline
  * has passed.
@@ -1376,7 +1387,13 @@ u64 smart_tc_end(struct smart_queue *q, struct smart_entity *se,
 			smart_future_add(q, se);
 	}
 	se->tc = (struct smart_tc){ };
-	if (q)
-		smart_requantum(q, se, p->quantum_ns);
+	if (q) {
+		u64 left = min(smart_quantum_left(se), p->quantum_ns);
+
+		if (left)
+			smart_requantum(q, se, se->exec + left, se->exec);
+		else
+			smart_requantum(q, se, p->quantum_ns, 0);
+	}
 	return used;
 }
