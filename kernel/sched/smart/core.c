@@ -846,7 +846,9 @@ u64 smart_tc_demand(const struct smart_tc *tc, u64 t)
  * Callers insert candidates in decreasing value order, so an insertion
  * is kept only if it makes none of the more important constraints (nor
  * their future periodic load, nor that of more important periodic tasks
- * between two constraints) miss (§3.4).  Only the entries due at or
+ * between two constraints) miss (§3.4).  The paper counts the future
+ * load of a periodic task "in subsequent feasibility tests": @se's own,
+ * F (D_i - D), is left out of this one, where only Q - E of it counts.  Only the entries due at or
  * after @se are checked: it adds nothing to what the earlier ones need.
  * One pass over the schedule with running sums: O(|W|) per insertion,
  * O(N_R^2) for a whole schedule, as the paper states.  A deadline at or
@@ -883,7 +885,15 @@ bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now,
 		r = smart_tc_ahead(c, now);
 		if (w.pos)
 			s = smart_future_fold(&w, r, s);
-		smart_sums_add(&s, c, r);
+		/*
+		 * Its own future load counts from the next insertion on
+		 * (§3.4): what it needs now, not its next request, must fit
+		 * beside the more important ones.
+		 */
+		if (i == pos)
+			s.left = smart_add_sat(s.left, smart_tc_left(c));
+		else
+			smart_sums_add(&s, c, r);
 		if (smart_sums_need(&s, r) > r && i >= pos)
 			return false;
 	}
@@ -1259,8 +1269,9 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 	 * The more important schedule W in deadline order, with the running
 	 * sums of smart_ws_insert(): need(x) = sum over D_j <= x of R_j(x).
 	 * Before its deadline D the entity gets what W does not need by D;
-	 * each later entry i keeps its slack r_i - need(D_i), less the
-	 * entity's own future load F (D_i - D).
+	 * each later entry i keeps its slack r_i - need(D_i).  Its own
+	 * future load is not counted there: as in smart_ws_insert(), it
+	 * only counts against the insertions after it (§3.4).
 	 */
 	smart_future_start(&w, q, &me, se, now);
 	for (i = 0; i <= ws->nr; i++) {
@@ -1280,8 +1291,7 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 		smart_sums_add(&s, c, r);
 		if (r <= t)
 			continue;
-		avail = min(avail, smart_sub0(r, smart_add_sat(smart_sums_need(&s, r),
-				mul_u64_u64_shr(r - t, tc->load, SMART_LOAD_SHIFT))));
+		avail = min(avail, smart_sub0(r, smart_sums_need(&s, r)));
 	}
 
 	/* The time the conventional tasks ahead take comes first. */
