@@ -734,8 +734,8 @@ static inline u64 smart_sums_need(const struct smart_sums *s, u64 r)
  * deadline x after its own D (eq. (8)).  Only the next constraints of
  * tasks more important than @me count, as only more important
  * constraints keep their place (§3.4); the first SMART_FUTURE_MAX are
- * looked at.  Their own deadlines are not checked: see "The working
- * schedule" in Documentation/scheduler/sched-smart.rst.
+ * looked at.  Those due after the candidate are checked at their own
+ * deadline too, like the entries of the schedule.
  */
 struct smart_future_walk {
 	const struct list_head *head;
@@ -743,7 +743,10 @@ struct smart_future_walk {
 	const struct smart_entity *me;
 	const struct smart_entity *skip;
 	u64 now;
+	u64 check_from;
+	u64 slack;
 	unsigned int seen;
+	bool late;
 };
 
 static void smart_future_start(struct smart_future_walk *w,
@@ -757,7 +760,10 @@ static void smart_future_start(struct smart_future_walk *w,
 	w->me = me;
 	w->skip = skip;
 	w->now = now;
+	w->check_from = SMART_TC_HORIZON_NS + 1;
+	w->slack = SMART_TC_HORIZON_NS;
 	w->seen = 0;
+	w->late = false;
 }
 
 /*
@@ -785,7 +791,10 @@ static bool smart_future_before(const struct smart_entity *o,
 
 /*
  * Add the next constraints due by t + @r to @s, in deadline order.  The
- * sums go by value: their address never escapes the hot loops.
+ * sums go by value: their address never escapes the hot loops.  Those due
+ * at or after t + @w->check_from are checked like entries of the
+ * schedule, eq. (9) at their own deadline: @w->slack is the least
+ * r - need(r) among them, @w->late says one needs more than r.
  */
 static struct smart_sums smart_future_fold(struct smart_future_walk *w,
 					   u64 r, struct smart_sums s)
@@ -805,6 +814,12 @@ static struct smart_sums smart_future_fold(struct smart_future_walk *w,
 		if (!due || o == w->skip || !smart_future_before(o, w->me))
 			continue;
 		smart_sums_add(&s, c, rc);
+		if (rc >= w->check_from) {
+			u64 need = smart_sums_need(&s, rc);
+
+			w->late |= need > rc;
+			w->slack = min(w->slack, smart_sub0(rc, need));
+		}
 	}
 	return s;
 }
@@ -872,8 +887,12 @@ bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now,
 		if ((s64)(ws->se[pos - 1]->tc.deadline - tc->deadline) <= 0)
 			break;
 
-	/* Walk W + @se and the next constraints in deadline order. */
+	/*
+	 * Walk W + @se and the next constraints in deadline order; those due
+	 * at or after @se must stay feasible too.
+	 */
 	smart_future_start(&w, q, se, se, now);
+	w.check_from = smart_tc_ahead(tc, now);
 	for (i = 0; i < n; i++) {
 		const struct smart_tc *c;
 		u64 r;
@@ -894,9 +913,13 @@ bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now,
 			s.left = smart_add_sat(s.left, smart_tc_left(c));
 		else
 			smart_sums_add(&s, c, r);
-		if (smart_sums_need(&s, r) > r && i >= pos)
+		if ((smart_sums_need(&s, r) > r && i >= pos) || w.late)
 			return false;
 	}
+	if (w.pos)
+		smart_future_fold(&w, SMART_TC_HORIZON_NS, s);
+	if (w.late)
+		return false;
 
 	memmove(&ws->se[pos + 1], &ws->se[pos],
 		(ws->nr - pos) * sizeof(ws->se[0]));
@@ -1274,6 +1297,7 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 	 * only counts against the insertions after it (§3.4).
 	 */
 	smart_future_start(&w, q, &me, se, now);
+	w.check_from = t + 1;
 	for (i = 0; i <= ws->nr; i++) {
 		const struct smart_tc *c = i < ws->nr ? &ws->se[i]->tc : NULL;
 		u64 r = c ? smart_tc_ahead(c, now) : SMART_TC_HORIZON_NS;
@@ -1284,8 +1308,12 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 			avail = min(avail, smart_sub0(t, smart_sums_need(&s, t)));
 			before = true;
 		}
-		if (!c)
+		if (!c) {
+			/* the next constraints due after the schedule */
+			if (w.pos)
+				smart_future_fold(&w, r, s);
 			break;
+		}
 		if (w.pos)
 			s = smart_future_fold(&w, r, s);
 		smart_sums_add(&s, c, r);
@@ -1294,6 +1322,8 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 		avail = min(avail, smart_sub0(r, smart_sums_need(&s, r)));
 	}
 
+	/* Each next constraint due after it keeps its slack too. */
+	avail = min(avail, w.slack);
 	/* The time the conventional tasks ahead take comes first. */
 	avail = smart_sub0(avail, ahead);
 	if (tc->estimate > SMART_RT_QUANTUM_MAX_NS && q)
