@@ -240,6 +240,48 @@ static void test_pick(void)
 	       "expected B (D 40) before A (D 50)");
 }
 
+/*
+ * The slack of the decided schedule: how long another task may run
+ * before one of its entries would be late (eq. (9) at each deadline).
+ */
+static void test_slack(void)
+{
+	struct smart_entity a, b, conv;
+	struct smart_queue q;
+
+	smart_queue_init(&q);
+	on_queue(&q, &conv, -1, 0, 0);
+	smart_decide(&q, 0);
+	tap_ok(q.ws.nr == 0 && smart_ws_slack(&q, 0) >= MS(60000),
+	       "slack: no schedule, nothing to wait for",
+	       "expected no bound (>= 60 s), seen %llu (schedule %u)",
+	       (unsigned long long)smart_ws_slack(&q, 0), q.ws.nr);
+
+	/* B (D 30, R 20) then A (D 100, R 50): min(30 - 20, 100 - 70) = 10 */
+	smart_queue_init(&q);
+	on_queue(&q, &a, 1, MS(100), MS(50));
+	on_queue(&q, &b, 0, MS(30), MS(20));
+	on_queue(&q, &conv, -1, 0, 0);
+	smart_decide(&q, 0);
+	tap_ok(q.ws.nr == 2 && smart_ws_slack(&q, 0) == MS(10),
+	       "slack: B (D 30, 20 left) and A (D 100, 50 left): 10 ms",
+	       "expected 10 ms, seen %llu ns (schedule %u)",
+	       (unsigned long long)smart_ws_slack(&q, 0), q.ws.nr);
+	/* 4 ms later, with B run 4 ms: min(26 - 16, 96 - 66) = 10 */
+	b.tc.used = MS(4);
+	tap_ok(smart_ws_slack(&q, MS(4)) == MS(10),
+	       "slack: the head running does not change it",
+	       "expected 10 ms, seen %llu ns", (unsigned long long)smart_ws_slack(&q, MS(4)));
+	/* 4 ms later, B not run: min(26 - 20, 96 - 70) = 6 */
+	b.tc.used = 0;
+	tap_ok(smart_ws_slack(&q, MS(4)) == MS(6),
+	       "slack: time given elsewhere comes off it",
+	       "expected 6 ms, seen %llu ns", (unsigned long long)smart_ws_slack(&q, MS(4)));
+	tap_ok(smart_ws_slack(&q, MS(12)) == 0,
+	       "slack: 0 once an entry is late",
+	       "expected 0, seen %llu ns", (unsigned long long)smart_ws_slack(&q, MS(12)));
+}
+
 static void test_rt_bvft(void)
 {
 	struct smart_entity a, c;
@@ -395,6 +437,7 @@ int main(void)
 	test_rt_bvft();
 	test_available();
 	test_pick();
+	test_slack();
 	test_demand();
 	test_aperiodic();
 	test_periodic_blocks();

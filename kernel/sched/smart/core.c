@@ -129,10 +129,9 @@ static bool smart_node_less(struct rb_node *a, const struct rb_node *b)
  *
  * Changes behind @q->ws_stop play no part in the decision.  Once the
  * last decision could not place every candidate, any change rebuilds.
- */
-/*
- * Can the schedule follow a change of @se in the tree?  If not, the next
- * decision rebuilds it.
+ *
+ * smart_ws_follows(): can the schedule follow a change of @se in the
+ * tree?  If not, the next decision rebuilds it.
  */
 static bool smart_ws_follows(struct smart_queue *q,
 			     const struct smart_entity *se)
@@ -811,7 +810,8 @@ static struct smart_sums smart_future_fold(struct smart_future_walk *w,
 		w->pos = w->pos->next;
 		if (w->pos == w->head || ++w->seen >= SMART_FUTURE_MAX)
 			w->pos = NULL;
-		if (!due || o == w->skip || !smart_future_before(o, w->me))
+		if (!due || o == w->skip ||
+		    (w->me && !smart_future_before(o, w->me)))
 			continue;
 		smart_sums_add(&s, c, rc);
 		if (rc >= w->check_from) {
@@ -1096,6 +1096,40 @@ struct smart_entity *smart_decide(struct smart_queue *q, u64 now)
 	q->stale = false;
 	q->changed = false;
 	return q->pick;
+}
+
+/**
+ * smart_ws_slack() - how long the working schedule can wait
+ * @q:		the queue, as smart_decide() left it
+ * @now:	t
+ *
+ * Eq. (9) at the deadline of every entry of @q->ws and of every predicted
+ * next constraint, all of these counted whatever their value.
+ *
+ * Return: the least r - need(r), the CPU time that may go elsewhere now
+ * without making any of them late; 0 if one is late already.
+ */
+u64 smart_ws_slack(struct smart_queue *q, u64 now)
+{
+	struct smart_future_walk w;
+	struct smart_sums s = {};
+	u64 slack = SMART_TC_HORIZON_NS;
+	unsigned int i;
+
+	smart_future_start(&w, q, NULL, NULL, now);
+	w.check_from = 0;
+	for (i = 0; i < q->ws.nr; i++) {
+		const struct smart_tc *c = &q->ws.se[i]->tc;
+		u64 r = smart_tc_ahead(c, now);
+
+		if (w.pos)
+			s = smart_future_fold(&w, r, s);
+		smart_sums_add(&s, c, r);
+		slack = min(slack, smart_sub0(r, smart_sums_need(&s, r)));
+	}
+	if (w.pos)
+		smart_future_fold(&w, SMART_TC_HORIZON_NS, s);
+	return min(slack, w.slack);
 }
 
 /*

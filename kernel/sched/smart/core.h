@@ -172,6 +172,7 @@ u64 smart_tc_end(struct smart_queue *q, struct smart_entity *se,
 struct smart_entity *smart_pick_tc(struct smart_queue *q, u64 now,
 				   struct smart_ws *ws, struct smart_ws *rejected);
 struct smart_entity *smart_decide(struct smart_queue *q, u64 now);
+u64 smart_ws_slack(struct smart_queue *q, u64 now);
 void smart_tc_set_used(struct smart_entity *se, u64 used);
 bool smart_value_before(const struct smart_entity *a,
 			const struct smart_entity *b);
