@@ -145,6 +145,56 @@ static struct smart_entity *smart_decide_rq(struct rq *rq)
 	return smart_decide(q, smart_decide_needs_clock(q) ? ktime_get_ns() : 0);
 }
 
+/**
+ * smart_tell_soon() - let a waiting task hear that it is late
+ * @rq:	its rq, locked
+ * @p:	a task just notified that its constraint cannot be met
+ *	(smart_notify()); nothing is done unless it waits on @rq
+ *
+ * The signal is handled when @p next runs, which in the decision's order
+ * may be after the jobs of the working schedule, after its deadline.  So
+ * it runs for one resolution_ns slice out of order, as a rescue does,
+ * once the working schedule can spare that (smart_told_now()).  One task
+ * at a time per CPU.
+ */
+void smart_tell_soon(struct rq *rq, struct task_struct *p)
+{
+	struct task_struct *t = rq->smart.told;
+
+	/*
+	 * Only a queued task: dequeue_task_smart() lets it go, so the
+	 * pointer never outlives it.  One whose constraint ended or is past
+	 * its deadline gives way.
+	 */
+	if (p != rq->donor && smart_se(p)->state == SMART_SE_RUNNABLE &&
+	    smart_se(p)->queue == smart_q(rq) &&
+	    (!t || (s64)(smart_se(t)->tc.deadline - ktime_get_ns()) <= 0))
+		rq->smart.told = p;
+}
+
+/*
+ * Does the task told it is late (smart_tell_soon()) run now?  While its
+ * deadline is ahead, the working schedule has resolution_ns of slack and
+ * the decision's pick is of no higher priority; at most one such slice
+ * per SMART_TOLD_EVERY slices per CPU, so that tasks that make themselves
+ * late on purpose take at most that fraction of a CPU out of order (and
+ * are charged it: their value tuples fall behind).
+ */
+static bool smart_told_now(struct rq *rq, const struct smart_entity *pick,
+			   u64 now)
+{
+	struct task_struct *t = rq->smart.told;
+	u64 res = READ_ONCE(smart_resolution_ns), mono;
+
+	if (!t || !pick || smart_se(t) == pick ||
+	    smart_se(t)->prio < pick->prio ||
+	    (s64)(now - rq->smart.last_told) < (s64)(SMART_TOLD_EVERY * res))
+		return false;
+	mono = ktime_get_ns();
+	return (s64)(smart_se(t)->tc.deadline - mono) > 0 &&
+	       smart_ws_slack(smart_q(rq), mono) >= res;
+}
+
 /*
  * Notify the candidates the current decision could not place, once per
  * decision.  Called where the scheduler acts (a pick, a tick, the
@@ -158,8 +208,12 @@ static void smart_notify_rejected(struct rq *rq)
 	unsigned int i;
 
 	smart_decide_rq(rq);
-	for (i = 0; i < rej->nr; i++)
-		smart_notify(smart_task_of(rej->se[i]), SMART_NOTIFY_INFEASIBLE);
+	for (i = 0; i < rej->nr; i++) {
+		struct task_struct *p = smart_task_of(rej->se[i]);
+
+		if (smart_notify(p, SMART_NOTIFY_INFEASIBLE))
+			smart_tell_soon(rq, p);
+	}
 	rej->nr = 0;
 }
 
@@ -200,10 +254,10 @@ static struct sched_smart_entity *smart_rescue_pick(struct rq *rq,
 
 /*
  * The task to run: the §3.2 decision, unless another task has starved
- * for SMART_STARVE_NS and none was rescued in that time; then that one,
- * for a slice (pick_task_smart() marks it, set_next_task_smart() starts
- * the slice).  Changes nothing but the cached decision, so that anything
- * may ask.
+ * for SMART_STARVE_NS and none was rescued in that time, or a task was
+ * just told it is late (smart_tell_soon()); then that one, for a slice
+ * (pick_task_smart() marks it, set_next_task_smart() starts the slice).
+ * Changes nothing but the cached decision, so that anything may ask.
  */
 static struct task_struct *smart_next(struct rq *rq)
 {
@@ -220,6 +274,8 @@ static struct task_struct *smart_next(struct rq *rq)
 		w = smart_rescue_pick(rq, w, now);
 		return container_of(w, struct task_struct, smart);
 	}
+	if (smart_told_now(rq, se, now))
+		return rq->smart.told;
 	return se ? smart_task_of(se) : NULL;
 }
 
@@ -286,6 +342,38 @@ void smart_preempt_check(struct rq *rq)
 	if (rq->donor->sched_class == &smart_sched_class &&
 	    smart_next(rq) != rq->donor)
 		resched_curr(rq);
+	smart_notify_rejected(rq);
+}
+
+/**
+ * smart_preempt_check_told() - preempt a task just told it is late
+ * @rq:	the rq, locked, clock updated; its running task has just begun a
+ *	time constraint that cannot be met, and was told so
+ *
+ * As smart_preempt_check(), but when another task should run instead and
+ * the working schedule has resolution_ns of slack (smart_ws_slack()) and
+ * that task is of no higher priority, the decision is taken again by the
+ * decision timer, resolution_ns later at most.  The task then hears the
+ * news before its deadline and can act on it (drop the job, begin the
+ * next one), instead of once every job ahead of it has run; no
+ * constraint in the schedule is made late.  The timer is never moved
+ * later, so a task that begins again in that time gets no more of it.
+ */
+void smart_preempt_check_told(struct rq *rq)
+{
+	struct task_struct *curr = rq->donor, *next;
+	u64 res = READ_ONCE(smart_resolution_ns);
+
+	update_curr_smart(rq);
+	next = curr->sched_class == &smart_sched_class ? smart_next(rq) : curr;
+	if (next != curr) {
+		if (!test_tsk_need_resched(curr) && next &&
+		    smart_se(next)->prio <= smart_se(curr)->prio &&
+		    smart_ws_slack(smart_q(rq), ktime_get_ns()) >= res)
+			smart_start_timer(rq, res);
+		else
+			resched_curr(rq);
+	}
 	smart_notify_rejected(rq);
 }
 
@@ -418,6 +506,8 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 	smart_wait_end(p);
 	if (rq->smart.rescue_next == p)
 		rq->smart.rescue_next = NULL;
+	if (rq->smart.told == p)
+		rq->smart.told = NULL;
 	sub_nr_running(rq, 1);
 	smart_update_masks(rq);
 	return true;
@@ -506,11 +596,17 @@ static void set_next_task_smart(struct rq *rq, struct task_struct *p, bool first
 	/* The time before was not SMART's (put_prev_task_smart() ends it). */
 	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 0);
 	smart_wait_end(p);
+	if (rq->smart.told == p) {
+		/* It runs: it hears it now, whichever way it was chosen. */
+		rq->smart.told = NULL;
+		rq->smart.last_told = rq_clock(rq);
+	} else if (rq->smart.rescue_next == p) {
+		rq->smart.last_rescue = rq_clock(rq);
+	}
 	if (rq->smart.rescue_next == p) {
-		/* smart_next() chose a starving task: one short slice. */
+		/* A starving or a told task out of order: one short slice. */
 		rq->smart.rescue_next = NULL;
 		rq->smart.rescued = p;
-		rq->smart.last_rescue = rq_clock(rq);
 		smart_start_timer(rq, READ_ONCE(smart_resolution_ns));
 		return;
 	}

@@ -91,13 +91,16 @@ static DEFINE_PER_CPU(struct irq_work, smart_notify_work) =
  * @code:	SMART_NOTIFY_INFEASIBLE or SMART_NOTIFY_EXPIRED
  *
  * Once per constraint, and only if it asked (SMART_CONSTRAINT_NOTIFY).
+ *
+ * Return: true if @p is notified now, false if it was already or did not
+ * ask.
  */
-void smart_notify(struct task_struct *p, int code)
+bool smart_notify(struct task_struct *p, int code)
 {
 	struct sched_smart_entity *sse = &p->smart;
 
 	if (!(sse->tc_flags & SMART_CONSTRAINT_NOTIFY) || sse->tc_notified)
-		return;
+		return false;
 	sse->tc_notified = true;
 	trace_smart_notify(p, code, ktime_get_ns());
 	sse->notify_cookie = sse->tc_cookie;
@@ -108,6 +111,7 @@ void smart_notify(struct task_struct *p, int code)
 		irq_work_queue(this_cpu_ptr(&smart_notify_work));
 	}
 	sse->notify_code = code;
+	return true;
 }
 
 /*
@@ -248,9 +252,12 @@ void smart_tc_install(struct rq *rq, struct task_struct *p,
 	 * reject it, which with nothing else to schedule happens exactly
 	 * when the estimate does not fit before the deadline, as predicted.
 	 */
-	if (rq->smart.q.nr_runnable > 1)
-		smart_preempt_check(rq);
-	else if (c->status == SMART_STATUS_INFEASIBLE)
+	if (rq->smart.q.nr_runnable > 1) {
+		if (c->status == SMART_STATUS_INFEASIBLE && rq->donor == p)
+			smart_preempt_check_told(rq);
+		else
+			smart_preempt_check(rq);
+	} else if (c->status == SMART_STATUS_INFEASIBLE)
 		smart_notify(p, SMART_NOTIFY_INFEASIBLE);
 }
 
@@ -283,8 +290,9 @@ static enum hrtimer_restart smart_tc_timer_fn(struct hrtimer *timer)
 	} else {
 		next = tc->deadline;
 		left = smart_tc_left(tc);
-		if (now + left > tc->deadline)
-			smart_notify(p, SMART_NOTIFY_INFEASIBLE);
+		if (now + left > tc->deadline &&
+		    smart_notify(p, SMART_NOTIFY_INFEASIBLE))
+			smart_tell_soon(rq, p);
 		else if (rq->donor != p && left && !sse->tc_notified &&
 			 (sse->tc_flags & SMART_CONSTRAINT_NOTIFY))
 			next = min(tc->deadline,

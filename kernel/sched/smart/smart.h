@@ -45,8 +45,10 @@ struct smart_rq {
 	struct list_head waiters;
 	u64 last_wake_preempt;
 	u64 last_rescue;
+	u64 last_told;
 	struct task_struct *rescue_next;
 	struct task_struct *rescued;
+	struct task_struct *told;
 	struct smart_ws scratch;
 };
 
@@ -59,6 +61,14 @@ struct smart_rq {
  * tasks; starving tasks take turns, longest waiting first.
  */
 #define SMART_STARVE_NS		NSEC_PER_SEC
+
+/*
+ * A waiting task told that its constraint cannot be met runs one
+ * resolution_ns slice out of order, so that it hears it before its
+ * deadline (smart_tell_soon()): at most one such slice per this many
+ * resolution_ns per CPU, 10% of a CPU.
+ */
+#define SMART_TOLD_EVERY	10
 
 extern bool sched_smart_all;
 extern bool sched_smart_active;
@@ -153,11 +163,13 @@ void smart_tc_install(struct rq *rq, struct task_struct *p,
 		      const struct smart_constraint *c, const struct smart_tc *tc);
 void smart_tc_watch(struct task_struct *p);
 void smart_tc_disarm(struct task_struct *p);
-void smart_notify(struct task_struct *p, int code);
+bool smart_notify(struct task_struct *p, int code);
 void smart_tc_fork(struct task_struct *p);
 
 /* class.c: something changed on @rq's queue; @rq locked. */
 void smart_preempt_check(struct rq *rq);
+void smart_preempt_check_told(struct rq *rq);
+void smart_tell_soon(struct rq *rq, struct task_struct *p);
 
 /*
  * The CPU time @p ran under its active constraint: how far its own clock
