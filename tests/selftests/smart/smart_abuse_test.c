@@ -65,6 +65,11 @@
  *   notify_flood         infeasible constraints with NOTIFY and a deadline
  *                        0.5 ms ahead, back to back: a notification per
  *                        constraint, handled by the attacker
+ *   late_on_purpose      constraints that fit when begun (4 ms by 6 ms
+ *                        ahead) worked on until notified, each time: a
+ *                        task told it is late while it waits runs a slice
+ *                        out of order to hear it, which must not add up
+ *                        to more than its share
  *   policy_flips         sched_setattr() policy changes within what an
  *                        unprivileged user may do (all mode: SCHED_OTHER
  *                        <-> SCHED_BATCH; opt-in: re-setting SCHED_SMART,
@@ -710,6 +715,41 @@ static void atk_notify(void *p)
 	}
 }
 
+/*
+ * Late on purpose: a constraint that fits when begun (4 ms by 6 ms ahead)
+ * and is then worked on past its latest start time, so that it is
+ * notified while it waits and may run a slice out of order to hear it
+ * (sched-smart.rst 2.9); spins until the notification or 8 ms, then
+ * begins the next.
+ */
+static void atk_late(void *p)
+{
+	struct abuse *s = p;
+	struct smart_constraint c;
+	long n;
+	int r, k;
+
+	enter_unprivileged(s, ATTACKER);
+	r = smart_note_install(SMART_NOTE_SIG);
+	if (!r)
+		r = smart_set_signal(SMART_NOTE_SIG);
+	if (r)
+		bad(s, "notify signal %d: %s", SMART_NOTE_SIG, err_name(r));
+	for (;; s->iters++) {
+		n = smart_note_count();
+		r = tc_begin(&c, SMART_CONSTRAINT_NOTIFY, mono_ns() + 6 * MS,
+			     4 * MS, 0);
+		if (r && !late(s, r))
+			bad(s, "begin NOTIFY: %s", err_name(r));
+		for (k = 0; k < 16 && smart_note_count() == n; k++)
+			spin(s, ATTACKER, 500 * US);
+		r = smart_tc_end(&c);
+		if (r && r != -ENOENT)
+			bad(s, "end: %s", err_name(r));
+		s->notes = smart_note_count();
+	}
+}
+
 static int set_policy(int policy, unsigned long long flags)
 {
 	struct sched_attr a = {
@@ -1124,6 +1164,15 @@ TEST_F(abuse, yield_loop)
 TEST_F(abuse, notify_flood)
 {
 	abuse_run(_metadata, self, "notify_flood", atk_notify);
+	TH_LOG("%lld constraints, %lld notifications handled", self->s->iters,
+	       self->s->notes);
+	EXPECT_GT(self->s->notes, 10);
+	EXPECT_NO_BAD(self->s);
+}
+
+TEST_F(abuse, late_on_purpose)
+{
+	abuse_run(_metadata, self, "late_on_purpose", atk_late);
 	TH_LOG("%lld constraints, %lld notifications handled", self->s->iters,
 	       self->s->notes);
 	EXPECT_GT(self->s->notes, 10);
