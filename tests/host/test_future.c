@@ -75,7 +75,7 @@ static void test_worked(void)
 	tap_eq("future: E (D 50, Q 40) gets 50 - (15 + 0.5 * (50 - 40)) = 30 ms", MS(30),
 	       smart_tc_available(&q, &e, &tc, 0, &ws, &params), "ns");
 	tc = mk_tc(MS(35), MS(20), 0);
-	tap_eq("future: N's next constraint is due after E's (D 35) and keeps its slack: min(35, 40 - 15) = 25 ms", MS(25),
+	tap_eq("future: N's next constraint is due after E's (D 35): E gets all 35 ms", MS(35),
 	       smart_tc_available(&q, &e, &tc, 0, &ws, &params), "ns");
 	tc = mk_tc(MS(50), MS(10), 0);
 	tap_eq("future: N's next constraint, (0, 0 + 15 ms), would come after E's (0, 10 ms): 50 ms",
@@ -309,15 +309,19 @@ static void test_worlds(void)
 	       "expected >= 99%% of >= %d; seen %lu of %lu (%.2f%%)", NR_WORLDS / 10,
 	       with.met, with.feasible, sim_pct(with.met, with.feasible));
 	/*
-	 * At the boundary a next constraint due after the probe's deadline
-	 * keeps its slack: the probe may not take what that one needs
-	 * before its own deadline (65 of 730 missed when it could).
+	 * At the boundary most of the rest miss because a next constraint
+	 * due after the probe's deadline counts only there: the probe may
+	 * take what that one needs before its deadline, and once it is a
+	 * candidate, more important, it keeps its place and the probe is
+	 * rejected (65 of 730).  Checking those deadlines too makes this
+	 * 97.4% but costs the Figure 3 players a third of their frames (see
+	 * Documentation/scheduler/sched-smart.rst, "The working schedule").
 	 */
-	tap_ok(edge.feasible >= NR_WORLDS / 10 && edge.met * 100 >= edge.feasible * 95 &&
+	tap_ok(edge.feasible >= NR_WORLDS / 10 && edge.met * 100 >= edge.feasible * 90 &&
 	       sim_pct(edge.met, edge.feasible) >=
 	       sim_pct(edge_without.met, edge_without.feasible) + 25,
-	       "future: at estimate = available, >= 95% MET, 25 points above not counting it",
-	       "expected >= 95%% of >= %d and +25 points; seen %lu of %lu (%.2f%%), without %.2f%%",
+	       "future: at estimate = available, >= 90% MET, 25 points above not counting it",
+	       "expected >= 90%% of >= %d and +25 points; seen %lu of %lu (%.2f%%), without %.2f%%",
 	       NR_WORLDS / 10, edge.met, edge.feasible, sim_pct(edge.met, edge.feasible),
 	       sim_pct(edge_without.met, edge_without.feasible));
 }

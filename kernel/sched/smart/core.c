@@ -733,8 +733,9 @@ static inline u64 smart_sums_need(const struct smart_sums *s, u64 r)
  * deadline x after its own D (eq. (8)).  Only the next constraints of
  * tasks more important than @me count, as only more important
  * constraints keep their place (§3.4); the first SMART_FUTURE_MAX are
- * looked at.  Those due after the candidate are checked at their own
- * deadline too, like the entries of the schedule.
+ * looked at.  A prediction does not check their own deadlines (see "The
+ * working schedule" in Documentation/scheduler/sched-smart.rst);
+ * smart_ws_slack() does.
  */
 struct smart_future_walk {
 	const struct list_head *head;
@@ -745,7 +746,6 @@ struct smart_future_walk {
 	u64 check_from;
 	u64 slack;
 	unsigned int seen;
-	bool late;
 };
 
 static void smart_future_start(struct smart_future_walk *w,
@@ -762,7 +762,6 @@ static void smart_future_start(struct smart_future_walk *w,
 	w->check_from = SMART_TC_HORIZON_NS + 1;
 	w->slack = SMART_TC_HORIZON_NS;
 	w->seen = 0;
-	w->late = false;
 }
 
 /*
@@ -793,7 +792,7 @@ static bool smart_future_before(const struct smart_entity *o,
  * sums go by value: their address never escapes the hot loops.  Those due
  * at or after t + @w->check_from are checked like entries of the
  * schedule, eq. (9) at their own deadline: @w->slack is the least
- * r - need(r) among them, @w->late says one needs more than r.
+ * r - need(r) among them (smart_ws_slack() only).
  */
 static struct smart_sums smart_future_fold(struct smart_future_walk *w,
 					   u64 r, struct smart_sums s)
@@ -814,12 +813,9 @@ static struct smart_sums smart_future_fold(struct smart_future_walk *w,
 		    (w->me && !smart_future_before(o, w->me)))
 			continue;
 		smart_sums_add(&s, c, rc);
-		if (rc >= w->check_from) {
-			u64 need = smart_sums_need(&s, rc);
-
-			w->late |= need > rc;
-			w->slack = min(w->slack, smart_sub0(rc, need));
-		}
+		if (rc >= w->check_from)
+			w->slack = min(w->slack,
+				       smart_sub0(rc, smart_sums_need(&s, rc)));
 	}
 	return s;
 }
@@ -887,12 +883,8 @@ bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now,
 		if ((s64)(ws->se[pos - 1]->tc.deadline - tc->deadline) <= 0)
 			break;
 
-	/*
-	 * Walk W + @se and the next constraints in deadline order; those due
-	 * at or after @se must stay feasible too.
-	 */
+	/* Walk W + @se and the next constraints in deadline order. */
 	smart_future_start(&w, q, se, se, now);
-	w.check_from = smart_tc_ahead(tc, now);
 	for (i = 0; i < n; i++) {
 		const struct smart_tc *c;
 		u64 r;
@@ -913,13 +905,9 @@ bool smart_ws_insert(struct smart_ws *ws, struct smart_entity *se, u64 now,
 			s.left = smart_add_sat(s.left, smart_tc_left(c));
 		else
 			smart_sums_add(&s, c, r);
-		if ((smart_sums_need(&s, r) > r && i >= pos) || w.late)
+		if (smart_sums_need(&s, r) > r && i >= pos)
 			return false;
 	}
-	if (w.pos)
-		smart_future_fold(&w, SMART_TC_HORIZON_NS, s);
-	if (w.late)
-		return false;
 
 	memmove(&ws->se[pos + 1], &ws->se[pos],
 		(ws->nr - pos) * sizeof(ws->se[0]));
@@ -1331,7 +1319,6 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 	 * only counts against the insertions after it (§3.4).
 	 */
 	smart_future_start(&w, q, &me, se, now);
-	w.check_from = t + 1;
 	for (i = 0; i <= ws->nr; i++) {
 		const struct smart_tc *c = i < ws->nr ? &ws->se[i]->tc : NULL;
 		u64 r = c ? smart_tc_ahead(c, now) : SMART_TC_HORIZON_NS;
@@ -1342,12 +1329,8 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 			avail = min(avail, smart_sub0(t, smart_sums_need(&s, t)));
 			before = true;
 		}
-		if (!c) {
-			/* the next constraints due after the schedule */
-			if (w.pos)
-				smart_future_fold(&w, r, s);
+		if (!c)
 			break;
-		}
 		if (w.pos)
 			s = smart_future_fold(&w, r, s);
 		smart_sums_add(&s, c, r);
@@ -1356,8 +1339,6 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 		avail = min(avail, smart_sub0(r, smart_sums_need(&s, r)));
 	}
 
-	/* Each next constraint due after it keeps its slack too. */
-	avail = min(avail, w.slack);
 	/* The time the conventional tasks ahead take comes first. */
 	avail = smart_sub0(avail, ahead);
 	if (tc->estimate > SMART_RT_QUANTUM_MAX_NS && q)
