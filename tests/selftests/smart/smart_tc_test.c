@@ -800,7 +800,7 @@ TEST(feasible_is_met)
 {
 	static const unsigned int shares[] = { 512, 1024, 2048 };
 	unsigned long long seed = 0x5eed;
-	int i, r, feasible = 0, met = 0, infeasible = 0;
+	int i, r, feasible = 0, met = 0, infeasible = 0, passed = 0;
 	double worst = 0;
 	struct hog_set h;
 
@@ -823,6 +823,15 @@ TEST(feasible_is_met)
 		est = rel * (5 + (long long)((seed >> 45) % 76)) / 100;
 		smart_tc_init(&c, 0, mono_ns() + rel, est, 0, COOKIE);
 		r = smart_tc_begin(&c);
+		/*
+		 * Preempted by the hogs between reading the clock and the
+		 * call for longer than rel: the deadline passed, nothing was
+		 * predicted (ETIME, as documented).  Rare, and counted.
+		 */
+		if (r == -ETIME) {
+			passed++;
+			continue;
+		}
 		ASSERT_EQ(0, r) {
 			TH_LOG("begin %d: %s", i, strerror(-r));
 		}
@@ -853,8 +862,10 @@ TEST(feasible_is_met)
 	}
 	hogs_kill(&h);
 
-	TH_LOG("%s mode: %d of %d FEASIBLE constraints MET, %d INFEASIBLE",
-	       smart_mode() ? "all" : "opt-in", met, feasible, infeasible);
+	TH_LOG("%s mode: %d of %d FEASIBLE constraints MET, %d INFEASIBLE, "
+	       "%d deadlines passed before the call (ETIME)",
+	       smart_mode() ? "all" : "opt-in", met, feasible, infeasible, passed);
+	EXPECT_LE(passed, FEASIBLE_RUNS / 50);
 	EXPECT_GE(feasible, FEASIBLE_RUNS / 8);
 	EXPECT_GE(met * 100, feasible * 99) {
 		TH_LOG("expected >= 99%% of the FEASIBLE ones MET, got %d of %d", met, feasible);
