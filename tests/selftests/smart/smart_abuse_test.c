@@ -690,6 +690,17 @@ static void atk_yield(void *p)
 	}
 }
 
+/* The attacker's notifications: recorded by smart_note_handler(). */
+static void note_setup(struct abuse *s)
+{
+	int r = smart_note_install(SMART_NOTE_SIG);
+
+	if (!r)
+		r = smart_set_signal(SMART_NOTE_SIG);
+	if (r)
+		bad(s, "notify signal %d: %s", SMART_NOTE_SIG, err_name(r));
+}
+
 static void atk_notify(void *p)
 {
 	struct abuse *s = p;
@@ -697,11 +708,7 @@ static void atk_notify(void *p)
 	int r;
 
 	enter_unprivileged(s, ATTACKER);
-	r = smart_note_install(SMART_NOTE_SIG);
-	if (!r)
-		r = smart_set_signal(SMART_NOTE_SIG);
-	if (r)
-		bad(s, "notify signal %d: %s", SMART_NOTE_SIG, err_name(r));
+	note_setup(s);
 	for (;; s->iters++) {
 		r = tc_begin(&c, SMART_CONSTRAINT_NOTIFY, mono_ns() + 500 * US,
 			     2 * MS, 0);
@@ -730,11 +737,7 @@ static void atk_late(void *p)
 	int r, k;
 
 	enter_unprivileged(s, ATTACKER);
-	r = smart_note_install(SMART_NOTE_SIG);
-	if (!r)
-		r = smart_set_signal(SMART_NOTE_SIG);
-	if (r)
-		bad(s, "notify signal %d: %s", SMART_NOTE_SIG, err_name(r));
+	note_setup(s);
 	for (;; s->iters++) {
 		n = smart_note_count();
 		r = tc_begin(&c, SMART_CONSTRAINT_NOTIFY, mono_ns() + 6 * MS,
