@@ -19,6 +19,10 @@
 
 typedef int32_t s32;
 
+#ifndef clamp_t
+#define clamp_t(type, v, lo, hi)	min_t(type, max_t(type, v, lo), hi)
+#endif
+
 #ifndef U64_MAX
 #define U64_MAX		((u64)~0ULL)
 #endif

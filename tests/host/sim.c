@@ -55,6 +55,7 @@ static struct sim_task *sim_add(struct sim *s, const char *name, s32 prio,
 	t->id = s->nr;
 	t->kind = kind;
 	smart_entity_init(&t->se, prio, share);
+	t->se.group = s->new_group;
 	smart_join(&s->q, &t->se, SMART_JOIN_NEW, &s->p);
 	s->task[s->nr++] = t;
 	return t;
@@ -94,6 +95,18 @@ void sim_become_hog(struct sim *s, struct sim_task *t)
 void sim_set_params(struct sim *s, struct sim_task *t, s32 prio, u32 share)
 {
 	smart_set_params(&t->se, prio, share, s->now, &s->p);
+}
+
+void sim_move(struct sim *s, struct sim_task *t, struct smart_group *g)
+{
+	bool runnable = t->se.state == SMART_SE_RUNNABLE;
+
+	smart_expire_sleepers(&s->q, s->now);
+	if (t->se.queue)
+		smart_leave(&s->q, &t->se);
+	t->se.group = g;
+	if (runnable)
+		smart_join(&s->q, &t->se, SMART_JOIN_MOVE, &s->p);
 }
 
 /* The running task blocks now. */

@@ -115,6 +115,7 @@ struct sim_run {
  * @nr_runs:	entries in @runs
  * @cap_runs:	allocated entries
  * @last:	task that ran last, or -1
+ * @new_group:	the group tasks created from now on join (NULL: the root)
  */
 struct sim {
 	struct smart_queue q;
@@ -129,6 +130,7 @@ struct sim {
 	size_t nr_runs;
 	size_t cap_runs;
 	int last;
+	struct smart_group *new_group;
 };
 
 void sim_init(struct sim *s);
@@ -149,6 +151,13 @@ void sim_run_until(struct sim *s, u64 end);
 
 /* smart_set_params() at s->now, as the sched_setattr() path would. */
 void sim_set_params(struct sim *s, struct sim_task *t, s32 prio, u32 share);
+
+/*
+ * Move a task to group @g (NULL: the root) at s->now, as sched_move_task()
+ * does: a runnable task leaves and rejoins (keeping its lag), a sleeping
+ * one leaves its queue.
+ */
+void sim_move(struct sim *s, struct sim_task *t, struct smart_group *g);
 
 /* Index of the first run starting at or after @t, or s->nr_runs. */
 size_t sim_run_at(const struct sim *s, u64 t);

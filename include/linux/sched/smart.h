@@ -12,6 +12,7 @@
 #include <linux/rbtree_types.h>
 
 struct smart_queue;
+struct smart_group;
 
 enum smart_se_state {
 	SMART_SE_OFF,		/* on no queue; @delta holds its lag */
@@ -73,11 +74,17 @@ struct smart_future {
  * @delta:		eq. (5): v - V recorded when the entity left a queue
  * @sleep_expire:	time (ns) a sleeping entity leaves its queue
  * @inv_share:		SMART_INV_NUM / @share
- * @share:		S
+ * @share:		S, what the entity gets on its queue: @own_share in the
+ *			root group, its part of its group's share otherwise
+ *			(smart_group_enter())
+ * @own_share:		the share it was given (smart_setattr(), nice)
  * @prio:		P, SMART_PRIO_MIN..SMART_PRIO_MAX
  * @state:		enum smart_se_state
  * @tc:			its time constraint, if any
  * @future:		between two periodic constraints, the next one as predicted
+ * @group:		its task group on the CPU of its queue, NULL for the
+ *			root group; set by the owner before smart_join()
+ * @group_node:		in @group's members while on a queue
  */
 struct smart_entity {
 	struct rb_node node;
@@ -92,10 +99,13 @@ struct smart_entity {
 	u64 sleep_expire;
 	u64 inv_share;
 	u32 share;
+	u32 own_share;
 	s32 prio;
 	unsigned int state;
 	struct smart_tc tc;
 	struct smart_future future;
+	struct smart_group *group;
+	struct list_head group_node;
 };
 
 /**

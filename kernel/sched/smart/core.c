@@ -72,11 +72,14 @@ void smart_entity_init(struct smart_entity *se, s32 prio, u32 share)
 	se->sleep_expire = 0;
 	se->prio = prio;
 	se->share = share;
+	se->own_share = share;
 	se->inv_share = smart_inv(share);
 	se->state = SMART_SE_OFF;
 	se->tc = (struct smart_tc){ };
 	INIT_LIST_HEAD(&se->future.node);
 	se->future.tc = (struct smart_tc){ };
+	se->group = NULL;
+	INIT_LIST_HEAD(&se->group_node);
 }
 
 /**
@@ -341,6 +344,65 @@ static void smart_future_drop(struct smart_entity *se)
 	se->future.tc = (struct smart_tc){ };
 }
 
+/*
+ * A lag in virtual ns of share @from as virtual ns of share @to: the same
+ * CPU time ahead or behind (as EEVDF's reweight_entity() keeps vlag * w).
+ * Bounded so that a share cut a million-fold cannot overflow it.
+ */
+static s64 smart_lag_rescale(s64 lag, u32 from, u32 to)
+{
+	u64 m = mul_u64_u64_div_u64(lag < 0 ? -(u64)lag : lag, from, to);
+
+	m = min_t(u64, m, 1ULL << 61);
+	return lag < 0 ? -(s64)m : (s64)m;
+}
+
+/*
+ * An entity off its queue takes the share it will have on it, keeping
+ * its lag in CPU time.
+ */
+static void smart_set_share(struct smart_entity *se, u32 share)
+{
+	if (share == se->share)
+		return;
+	se->delta = smart_lag_rescale(se->delta, se->share, share);
+	se->share = share;
+	se->inv_share = smart_inv(share);
+}
+
+/**
+ * smart_reshare() - change the share S of an entity on its queue
+ * @q:		its queue
+ * @se:		a runnable or sleeping entity on @q
+ * @share:	its new S
+ *
+ * Its group's division changed (struct smart_group).  The entity keeps
+ * its lag in CPU time and its quantum progress; its BVFT follows from
+ * eq. (6) with the new share, and the level's sum of shares takes the
+ * difference.
+ */
+void smart_reshare(struct smart_queue *q, struct smart_entity *se, u32 share)
+{
+	struct smart_level *l = smart_level_of(q, se);
+	bool runnable = se->state == SMART_SE_RUNNABLE;
+	s64 lag;
+
+	if (share == se->share)
+		return;
+	lag = smart_lag_rescale((s64)(smart_vtime(se) - l->vtime), se->share,
+				share);
+	if (runnable)
+		smart_tree_del(q, se);
+	l->shares = l->shares - se->share + share;
+	l->inv_shares = smart_inv(l->shares);
+	se->share = share;
+	se->inv_share = smart_inv(share);
+	smart_set_bvft(se, l->vtime + lag);
+	if (runnable)
+		smart_tree_add(q, se);
+	q->changed = true;
+}
+
 /**
  * smart_join() - put an entity on a queue and make it runnable
  * @q:		the queue
@@ -357,6 +419,8 @@ void smart_join(struct smart_queue *q, struct smart_entity *se,
 {
 	struct smart_level *l = smart_level_of(q, se);
 
+	smart_set_share(se, se->group ? smart_group_enter(q, se) :
+					 se->own_share);
 	if (how == SMART_JOIN_NEW)
 		se->delta = max_t(s64, se->delta, 0);
 	/*
@@ -401,6 +465,8 @@ void smart_leave(struct smart_queue *q, struct smart_entity *se)
 	se->queue = NULL;
 	se->state = SMART_SE_OFF;
 	q->nr_queued--;
+	if (se->group)
+		smart_group_exit(q, se);
 }
 
 /**
@@ -624,7 +690,7 @@ void smart_set_params(struct smart_entity *se, s32 prio, u32 share,
 	struct smart_queue *q = se->queue;
 	bool runnable = se->state == SMART_SE_RUNNABLE;
 
-	if (prio == se->prio && share == se->share)
+	if (prio == se->prio && share == se->own_share)
 		return;
 	if (q) {
 		smart_expire_sleepers(q, now);
@@ -636,8 +702,12 @@ void smart_set_params(struct smart_entity *se, s32 prio, u32 share,
 	if (!q)
 		se->quantum = 0;
 	se->prio = prio;
-	se->share = share;
-	se->inv_share = smart_inv(share);
+	se->own_share = share;
+	/* In a group, smart_join() gives it its part of the group's share. */
+	if (!se->group) {
+		se->share = share;
+		se->inv_share = smart_inv(share);
+	}
 	if (q && runnable)
 		smart_join(q, se, SMART_JOIN_WAKE, p);
 }

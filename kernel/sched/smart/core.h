@@ -138,6 +138,67 @@ struct smart_queue {
 	bool changed;
 };
 
+/*
+ * Group shares are computed in fixed point with this many fractional
+ * bits, so that the ratios of a deep or crowded hierarchy multiply
+ * without losing the entities' proportions; an entity's share is then
+ * rounded to an integer.
+ */
+#define SMART_GROUP_SHIFT	16
+
+/**
+ * struct smart_group_level - a group's children at one priority
+ * @sum:	the shares of its members (their @own_share) and the weights of
+ *		its child groups that have an entity on the queue at it
+ * @nr:		how many members and child groups that is
+ */
+struct smart_group_level {
+	u64 sum;
+	unsigned int nr;
+};
+
+/**
+ * struct smart_group - a task group on one CPU: an interior node of the
+ *			SFQ-H tree (Goyal, Guo and Vin, OSDI '96)
+ * @parent:	the enclosing group on the same CPU, NULL for a child of
+ *		the root group
+ * @weight:	its share among its siblings (from cpu.weight)
+ * @nr:		entities on the queue in this group and below
+ * @members:	its own entities on the queue (smart_entity::group_node)
+ * @children:	child groups with an entity on the queue (@sibling)
+ * @sibling:	in the parent's @children while @nr
+ * @hshare:	scratch of smart_group_reshare(): the group's share on the
+ *		queue, in units of 2^-SMART_GROUP_SHIFT
+ * @at:		per priority, index prio - SMART_PRIO_MIN
+ *
+ * Priorities are global and shares hierarchical within a priority: at
+ * priority P a group's weight is divided among its members and child
+ * groups that have an entity at P, in proportion to their shares and
+ * weights, down to the leaves.  The hierarchy is flattened: an entity's
+ * S is its part of the product of those ratios (smart_group_share()),
+ * and the queue keeps one value-tuple order, so the decision of §3.2
+ * and the working schedule of §3.4 are unchanged.
+ */
+struct smart_group {
+	struct smart_group *parent;
+	u32 weight;
+	unsigned int nr;
+	struct list_head members;
+	struct list_head children;
+	struct list_head sibling;
+	u64 hshare;
+	struct smart_group_level at[SMART_NR_PRIO];
+};
+
+void smart_group_init(struct smart_group *g, struct smart_group *parent,
+		      u32 weight);
+u32 smart_group_enter(struct smart_queue *q, struct smart_entity *se);
+void smart_group_exit(struct smart_queue *q, struct smart_entity *se);
+void smart_group_set_weight(struct smart_queue *q, struct smart_group *g,
+			    u32 weight);
+u32 smart_group_share(const struct smart_group *g, s32 prio, u32 own);
+void smart_reshare(struct smart_queue *q, struct smart_entity *se, u32 share);
+
 void smart_queue_init(struct smart_queue *q);
 void smart_entity_init(struct smart_entity *se, s32 prio, u32 share);
 
