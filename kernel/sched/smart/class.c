@@ -469,6 +469,8 @@ static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 
 	/* migrate_task_rq_smart() took it off any other CPU's queue. */
 	WARN_ON_ONCE(se->queue && se->queue != q);
+	if (!se->queue)
+		se->group = smart_task_group(p, cpu_of(rq));
 
 	if (flags & ENQUEUE_WAKEUP)
 		smart_wake(q, se, rq_clock(rq), &sp);
@@ -706,7 +708,7 @@ static void reweight_task_smart(struct rq *rq, struct task_struct *p,
 	unsigned long old = max(scale_load_down(p->se.load.weight), 1UL);
 	u64 share;
 
-	share = div64_ul((u64)se->share * scale_load_down(lw->weight), old);
+	share = div64_ul((u64)se->own_share * scale_load_down(lw->weight), old);
 	p->se.load = *lw;
 	if (se->queue == smart_q(rq))
 		update_curr_smart(rq);
@@ -714,6 +716,25 @@ static void reweight_task_smart(struct rq *rq, struct task_struct *p,
 			 clamp_t(u64, share, SMART_SHARE_MIN, SMART_SHARE_MAX),
 			 rq_clock(rq), &sp);
 }
+
+#ifdef CONFIG_FAIR_GROUP_SCHED
+/*
+ * sched_move_task() took a queued task off its queue; one asleep on its
+ * queue (sleep credit) leaves it too, uncounted from its old group.  It
+ * joins its new group when it is next enqueued.
+ */
+static void task_change_group_smart(struct task_struct *p)
+{
+	struct smart_entity *se = smart_se(p);
+	struct rq *rq = task_rq(p);
+
+	if (se->queue) {
+		update_curr_smart(rq);
+		smart_leave(se->queue, se);
+	}
+	set_task_rq(p, task_cpu(p));
+}
+#endif
 
 static unsigned int get_rr_interval_smart(struct rq *rq, struct task_struct *p)
 {
@@ -1132,7 +1153,7 @@ void sched_smart_fork(struct task_struct *p)
 {
 	struct sched_smart_entity *sse = &p->smart;
 	s32 prio = sse->core.prio;
-	u32 share = sse->core.share;
+	u32 share = sse->core.own_share;
 	u64 debt = smart_fork_debt(p);
 
 	/*
@@ -1253,6 +1274,9 @@ DEFINE_SCHED_CLASS(smart) = {
 	.switched_to		= switched_to_smart,
 	.reweight_task		= reweight_task_smart,
 	.prio_changed		= prio_changed_smart,
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	.task_change_group	= task_change_group_smart,
+#endif
 
 	.get_rr_interval	= get_rr_interval_smart,
 	.update_curr		= update_curr_smart,

@@ -13,6 +13,7 @@
 
 struct rq;
 struct task_struct;
+struct task_group;
 
 #ifdef CONFIG_SCHED_SMART
 
@@ -157,6 +158,35 @@ bool sched_smart_can_stop_tick(struct rq *rq);
 bool smart_prio_less(const struct task_struct *a, const struct task_struct *b);
 #endif
 
+/* The cpu controller (cgroup.c): a task group's SMART nodes. */
+#ifdef CONFIG_FAIR_GROUP_SCHED
+bool smart_alloc_group(struct task_group *tg, struct task_group *parent);
+void smart_free_group(struct task_group *tg);
+void smart_group_set_shares(struct rq *rq, struct task_group *tg);
+struct smart_group *smart_task_group(struct task_struct *p, int cpu);
+#else
+static inline bool smart_alloc_group(struct task_group *tg,
+				     struct task_group *parent)
+{
+	return true;
+}
+static inline void smart_free_group(struct task_group *tg) { }
+static inline struct smart_group *smart_task_group(struct task_struct *p,
+						   int cpu)
+{
+	return NULL;
+}
+#endif
+
+/*
+ * cpu.max: with sched_smart=all every task of a group is SMART's and
+ * none would be throttled, so a limit is refused rather than ignored.
+ */
+static inline bool smart_refuses_bandwidth(u64 quota)
+{
+	return sched_smart_all && quota != RUNTIME_INF;
+}
+
 /* Time constraints (constraint.c), called with the task's rq locked. */
 u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why);
 void smart_tc_install(struct rq *rq, struct task_struct *p,
@@ -204,6 +234,15 @@ static inline bool smart_setscheduler_needs_priv(struct task_struct *p,
 	return false;
 }
 static inline void init_smart_rq(struct rq *rq) { }
+static inline bool smart_alloc_group(struct task_group *tg,
+				     struct task_group *parent)
+{
+	return true;
+}
+static inline void smart_free_group(struct task_group *tg) { }
+static inline void smart_group_set_shares(struct rq *rq,
+					  struct task_group *tg) { }
+static inline bool smart_refuses_bandwidth(u64 quota) { return false; }
 static inline void sched_smart_fork(struct task_struct *p) { }
 static inline bool sched_smart_can_stop_tick(struct rq *rq) { return true; }
 struct seq_file;

@@ -78,7 +78,7 @@ static void smart_current_params(struct task_struct *p, s32 *prio, u32 *share)
 {
 	*prio = p->smart.core.prio;
 	if (p->sched_class == &smart_sched_class)
-		*share = p->smart.core.share;
+		*share = p->smart.core.own_share;
 	else
 		*share = smart_share_of_weight(p->se.load.weight);
 }
@@ -137,7 +137,7 @@ static void smart_apply(struct task_struct *p, const struct smart_attr *attr)
 	struct sched_smart_entity *sse = &p->smart;
 	struct smart_params sp = smart_params_now();
 	s32 prio = sse->core.prio;
-	u32 share = sse->core.share;
+	u32 share = sse->core.own_share;
 	struct rq_flags rf;
 	struct rq *rq;
 
