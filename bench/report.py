@@ -72,6 +72,7 @@ RECORD_KEYS = {
     "syscall": ("label", "call"),
     "wakeup": ("label", "tool", "load"),
     "throughput": ("label", "workload", "cpus", "clock"),
+    "groups": ("label", "kind", "threads", "depth"),
 }
 
 # SMART paper, Table 2: % CPU of News audio and Typing run alone. The ideal
@@ -141,6 +142,14 @@ TARGET_BERATE_MISSED_PCT = 0.5          # cases 1-5, SMART constraints
 TARGET_BERATE_CASES = range(1, 6)
 TARGET_CTXSW_RATIO = 1.10               # SMART / EEVDF
 TARGET_PICK_RATIO = 2.0                 # cost(1000 runnable) / cost(10)
+# SFQ-H paper section 5 (Figure 7): throughput in a leaf group stays within
+# 1% of no groups for 1..20 threads, within 0.2% for depths up to 30.
+TARGET_GROUP_THREADS_REL = 0.01
+TARGET_GROUP_DEPTH_REL = 0.002
+TARGET_GROUP_RATIO_REL = 0.10           # a:b within 10% of 1:3 every second
+TARGET_GROUP_ISOLATION_PCT = 5.0        # 1 task vs 8: 50% +- 5 points
+TARGET_GROUP_PERIODIC_MET_PCT = 95.0
+TARGET_GROUP_PERIODIC_LAT_MS = 10.0     # one quantum
 TARGET_PICK_TC_RATIO = 2.0              # cost(32 constrained) / cost(1), of 100
 TARGET_SYSCALL_RATIO = 1.2              # begin+end / (sched_setattr + getattr)
 TARGET_THROUGHPUT_RATIO = 1.05          # SMP elapsed time SMART / EEVDF
@@ -1077,6 +1086,148 @@ def section_throughput(res, targets):
     return lines
 
 
+def groups_scale(recs, label):
+    """{(threads, depth): iterations} of the scale runs of @label."""
+    return {(r.get("threads"), r.get("depth")): num(r.get("iterations"))
+            for r in recs if r.get("kind") == "scale" and
+            r.get("label") == label}
+
+
+def hist_percentile(hist, bin_ms, q):
+    """Upper edge (ms) of the bin where fraction @q of the samples is."""
+    total = sum(hist or [])
+    if not total:
+        return None
+    run = 0
+    for i, c in enumerate(hist):
+        run += c
+        if run >= q * total:
+            return (i + 1) * bin_ms
+    return len(hist) * bin_ms
+
+
+def section_groups(res, targets):
+    """Task groups (cgroup v2 cpu.weight): SFQ-H section 5 experiments."""
+    lines = ["## Task groups (SFQ-H §5 on cgroup v2 cpu.weight)", ""]
+    recs = res.get("groups")
+    if not recs:
+        return lines + ["Not run (no `groups` records).", ""]
+    own = []
+    labels = [lb for lb in ("SMART", "EEVDF")
+              if any(r.get("label") == lb for r in recs)]
+    lines += ["`grpbench` (bench/src/grpbench.c), every task on CPU 0, "
+              "SMART (opt-in, `SCHED_SMART`) and EEVDF in the same boot.", "",
+              "### Figure 7: cost of the hierarchy", "",
+              "Loop iterations of N spinning processes in a leaf group, "
+              "relative to the same processes in no group (the paper: "
+              "within 1%); and of 5 processes in a leaf d groups deep, "
+              "relative to no group (the paper: within 0.2%).", ""]
+    rows = []
+    for lb in labels:
+        sc = groups_scale(recs, lb)
+        for (n, d) in sorted(k for k in sc if k[1] == 1):
+            q = ratio(sc.get((n, 1)), sc.get((n, 0)))
+            rows.append([lb, "%s threads" % n, "leaf (depth 1)",
+                         fmt_int(sc.get((n, 0))), fmt_int(sc.get((n, 1))),
+                         fmt(q, 4)])
+            if lb == "SMART" and q is not None:
+                own.append(Target("groups", "SMART %s threads in a leaf: "
+                                  "within %.0f%% of no group" %
+                                  (n, 100 * TARGET_GROUP_THREADS_REL),
+                                  fmt(q, 4),
+                                  abs(q - 1) <= TARGET_GROUP_THREADS_REL))
+        for (n, d) in sorted(k for k in sc if k[0] == 5 and k[1] > 1):
+            q = ratio(sc.get((5, d)), sc.get((5, 0)))
+            rows.append([lb, "5 threads", "depth %s" % d,
+                         fmt_int(sc.get((5, 0))), fmt_int(sc.get((5, d))),
+                         fmt(q, 4)])
+            if lb == "SMART" and q is not None:
+                own.append(Target("groups", "SMART leaf at depth %s: within "
+                                  "%.1f%% of no group" %
+                                  (d, 100 * TARGET_GROUP_DEPTH_REL),
+                                  fmt(q, 4),
+                                  abs(q - 1) <= TARGET_GROUP_DEPTH_REL))
+    lines += md_table(["label", "load", "group", "iterations, no group",
+                       "iterations, in group", "ratio"], rows)
+
+    lines += ["### Figure 8: 1:3 under a fluctuating third group, and "
+              "isolation", "",
+              "Groups a and b (cpu.weight 100 and 300, 2 hogs each); group "
+              "c (100) has 0, 2, 6, 2, ... hogs, changing every second. "
+              "CPU ms per second; a:b should stay 1:3. Then a (1 hog) "
+              "against b (8 hogs) at equal weights: a should get 50%.", ""]
+    rows = []
+    for lb in labels:
+        r = next((x for x in recs if x.get("kind") == "fluct" and
+                  x.get("label") == lb), None)
+        if not r:
+            continue
+        secs = r.get("seconds") or []
+        errs = []
+        for s in secs:
+            q = ratio(s.get("a_ms"), s.get("b_ms"))
+            if q is not None:
+                errs.append(abs(q * 3 - 1))
+        worst = max(errs) if errs else None
+        iso = r.get("isolation") or {}
+        ipct = pct(iso.get("a_ms"), (num(iso.get("a_ms")) or 0) +
+                   (num(iso.get("b_ms")) or 0))
+        rows.append([lb, str(len(secs)),
+                     " ".join("%s/%s/%s" % (fmt(s.get("a_ms"), 0),
+                                             fmt(s.get("b_ms"), 0),
+                                             fmt(s.get("c_ms"), 0))
+                              for s in secs[:8]),
+                     fmt(100 * worst if worst is not None else None, 1),
+                     fmt(ipct, 1)])
+        if lb == "SMART":
+            own.append(Target("groups", "SMART a:b within %.0f%% of 1:3 "
+                              "every second" % (100 * TARGET_GROUP_RATIO_REL),
+                              fmt(100 * worst if worst is not None else None,
+                                  1, "%"),
+                              worst is not None and
+                              worst <= TARGET_GROUP_RATIO_REL))
+            own.append(Target("groups", "SMART isolation, 1 task vs 8: "
+                              "50%% +- %.0f" % TARGET_GROUP_ISOLATION_PCT,
+                              fmt(ipct, 1, "%"), ipct is not None and
+                              abs(ipct - 50) <= TARGET_GROUP_ISOLATION_PCT))
+    lines += md_table(["label", "seconds", "a/b/c ms, first 8 s",
+                       "worst a:b error %", "isolation: a %"], rows)
+
+    lines += ["### Figure 9 in spirit: a periodic task in a group", "",
+              "4 ms of work every 20 ms (a time constraint under SMART) in "
+              "group a, groups b and c (same weight) with 4 hogs each. "
+              "Dispatch latency = start of a job - its release.", ""]
+    rows = []
+    for lb in labels:
+        r = next((x for x in recs if x.get("kind") == "periodic" and
+                  x.get("label") == lb), None)
+        if not r:
+            continue
+        hist, bin_ms = r.get("latency_hist"), num(r.get("latency_bin_ms"))
+        met = pct(r.get("met"), r.get("jobs"))
+        lmax = num(r.get("latency_max_ms"))
+        rows.append([lb, fmt_int(r.get("jobs")), fmt(met, 1),
+                     fmt(hist_percentile(hist, bin_ms, 0.5), 1),
+                     fmt(hist_percentile(hist, bin_ms, 0.99), 1),
+                     fmt(lmax, 2)])
+        if lb == "SMART":
+            own.append(Target("groups", "SMART periodic task in a group: "
+                              "≥ %.0f%% deadlines met" %
+                              TARGET_GROUP_PERIODIC_MET_PCT, fmt(met, 1, "%"),
+                              met is not None and
+                              met >= TARGET_GROUP_PERIODIC_MET_PCT))
+            own.append(Target("groups", "SMART periodic task in a group: "
+                              "dispatch latency ≤ %.0f ms (one quantum)" %
+                              TARGET_GROUP_PERIODIC_LAT_MS, fmt(lmax, 2, " ms"),
+                              lmax is not None and
+                              lmax <= TARGET_GROUP_PERIODIC_LAT_MS))
+    lines += md_table(["label", "jobs", "met %", "latency p50 ms",
+                       "latency p99 ms", "max ms"], rows)
+    targets.extend(own)
+    lines += ["### Targets (groups)", ""] + targets_table(own)
+    return lines
+
+
 PLOT_CAPTIONS = {
     "fig3.png": "Figure 3 style: CPU allocation, video quality, Typing",
     "fig5.png": "Figure 5 style: the same per phase",
@@ -1085,6 +1236,8 @@ PLOT_CAPTIONS = {
     "wakeup.png": "Wake-up latency",
     "video-error.png": "Figure 4 style: display error histograms",
     "pick.png": "Pick cost vs runnable tasks",
+    "groups.png": "SFQ-H §5 style: task groups (cost, 1:3 under load, "
+                  "periodic task)",
 }
 
 
@@ -1518,10 +1671,64 @@ def plot_pick(res, plt, path):
     return True
 
 
+def plot_groups(res, plt, path):
+    """groups.png: Fig. 7 ratios, Fig. 8 a:b per second, Fig. 9 latency."""
+    recs = res.get("groups")
+    if not recs:
+        return False
+    labels = [lb for lb in ("SMART", "EEVDF")
+              if any(r.get("label") == lb for r in recs)]
+    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(16, 5))
+    for i, lb in enumerate(labels):
+        color = label_color(lb, i)
+        sc = groups_scale(recs, lb)
+        xs = sorted(n for (n, d) in sc if d == 1 and (n, 0) in sc)
+        ax1.plot(xs, [ratio(sc[(n, 1)], sc[(n, 0)]) for n in xs], marker="o",
+                 color=color, label="%s: N threads in a leaf" % lb)
+        ds = sorted(d for (n, d) in sc if n == 5 and (5, 0) in sc)
+        ax1.plot(ds, [ratio(sc[(5, d)], sc[(5, 0)]) for d in ds], marker="s",
+                 linestyle="--", color=color, label="%s: 5 threads, depth" % lb)
+        r = next((x for x in recs if x.get("kind") == "fluct" and
+                  x.get("label") == lb), None)
+        if r:
+            secs = r.get("seconds") or []
+            ax2.plot(range(len(secs)), [ratio(s.get("b_ms"), s.get("a_ms"))
+                                        for s in secs],
+                     marker=".", color=color, label="%s b:a" % lb)
+        r = next((x for x in recs if x.get("kind") == "periodic" and
+                  x.get("label") == lb), None)
+        if r and r.get("latency_hist"):
+            hist, w = r["latency_hist"], num(r.get("latency_bin_ms")) or 1
+            total, run, cum = sum(hist) or 1, 0, []
+            for c in hist:
+                run += c
+                cum.append(100.0 * run / total)
+            ax3.plot([(k + 1) * w for k in range(len(hist))], cum,
+                     color=color, label=lb)
+    ax1.axhline(1.0, color="grey", linewidth=0.8)
+    ax1.set_xlabel("threads (solid) or depth (dashed)")
+    ax1.set_ylabel("throughput relative to no group")
+    ax1.set_title("Figure 7: cost of the hierarchy")
+    ax2.axhline(3.0, color="grey", linewidth=0.8)
+    ax2.set_xlabel("second (group c: 0, 2, 6, 2, ... hogs)")
+    ax2.set_ylabel("CPU of b / CPU of a (weights 300:100)")
+    ax2.set_title("Figure 8: 1:3 under a fluctuating third group")
+    ax3.set_xlabel("dispatch latency (ms, upper bin edge)")
+    ax3.set_ylabel("% of jobs ≤ x")
+    ax3.set_title("Periodic task in a group, others saturated")
+    for ax in (ax1, ax2, ax3):
+        legend(ax)
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return True
+
+
 PLOTS = [("fig3.png", plot_fig3), ("fig5.png", plot_fig5),
          ("berate.png", plot_berate), ("latency.png", plot_latency),
          ("wakeup.png", plot_wakeup), ("video-error.png", plot_video_error),
-         ("pick.png", plot_pick)]
+         ("pick.png", plot_pick), ("groups.png", plot_groups)]
 
 
 def write_plots(res, outdir):
@@ -1561,7 +1768,7 @@ def main(argv=None):
     targets = []
     body = []
     for section in (section_fig3, section_fig5, section_berate,
-                    section_overheads, section_throughput):
+                    section_overheads, section_throughput, section_groups):
         body += section(res, targets)
     plots = write_plots(res, outdir)
     body += section_plots(plots)

@@ -66,6 +66,8 @@ for c in $cases; do
 	one "berate-$c-SMART-constraints" berate --case "$c" --label SMART --variant constraints --duration $berate
 	one "berate-$c-SMART-dropping" berate --case "$c" --label SMART --variant dropping --duration $berate
 done
+# SFQ-H §5: task groups (cgroup v2 cpu.weight), SMART and EEVDF
+sh bench/guest/groups.sh "$mode" "$out" || fails=$((fails + 1))
 if [ -f bench/guest/overheads.sh ]; then
 	sh bench/guest/overheads.sh "$mode" "$out" || fails=$((fails + 1))
 fi

@@ -115,7 +115,21 @@ def main():
                                      and r.get("context_switches", 0) > 0 for r in mine),
               f"throughput: six workloads on 2 vCPUs under {label} ({len(mine)} records)")
 
-    for f in ["report.md", "results.csv", "results.json", "fig3.png", "fig5.png", "berate.png"]:
+    grp = [r for r in recs.values() if r.get("experiment") == "groups"]
+    for label in ["SMART", "EEVDF"]:
+        mine = {r.get("kind"): r for r in grp if r.get("label") == label}
+        scale = [r for r in grp if r.get("label") == label and r.get("kind") == "scale"]
+        check(len(scale) >= 3 and all(r.get("iterations", 0) > 0 for r in scale),
+              f"groups: scale runs under {label} counted iterations ({len(scale)} records)")
+        f = mine.get("fluct", {})
+        check(f.get("seconds") and f.get("isolation", {}).get("a_ms", 0) > 0,
+              f"groups: fluct under {label} has per-second CPU and isolation")
+        p = mine.get("periodic", {})
+        check(p.get("jobs", 0) > 0 and sum(p.get("latency_hist", [])) == p.get("jobs"),
+              f"groups: periodic under {label}: latency histogram counts every job")
+
+    for f in ["report.md", "results.csv", "results.json", "fig3.png", "fig5.png", "berate.png",
+              "groups.png"]:
         p = os.path.join(d, f)
         ok = os.path.isfile(p) and os.path.getsize(p) > 0
         if ok and f.endswith(".png"):
