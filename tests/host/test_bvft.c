@@ -104,10 +104,11 @@ static void test_eq3(void)
 	       "expected bias 0 exec 0 quantum 10000000 delta 0, seen bias %llu exec %llu quantum %llu delta %lld",
 	       (unsigned long long)a.bias, (unsigned long long)a.exec,
 	       (unsigned long long)a.quantum, (long long)a.delta);
-	tap_eq("eq3: level sum of shares 1024 + 2048", 3072, lvl(&q, 0)->shares, "shares");
+	tap_eq("eq3: level sum of shares 1024 + 2048", 3072,
+	       lvl(&q, 0)->shares >> SMART_SHARE_SHIFT, "shares");
 	tap_ok(smart_pick(&q) == &b, "eq3: the earlier BVFT (S=2048, 5 ms) is picked",
 	       "expected the S=2048 entity, seen the S=%u entity",
-	       smart_pick(&q) ? smart_pick(&q)->share : 0);
+	       smart_pick(&q) ? smart_user_share(smart_pick(&q)->share) : 0);
 }
 
 /* ---- eqs. (1), (2): v += t / S', V_P += t * 1024 / sum(S) ------------- */
@@ -274,11 +275,11 @@ static void test_eq5_7(void)
 		smart_leave(&q, &a);
 		/* eq. (5): delta = v - V = 14 - 7 = 7 ms */
 		tap_ok(a.delta == (s64)MS(7) && a.state == SMART_SE_OFF && !a.queue &&
-		       lvl(&q, 0)->shares == 1024 && lvl(&q, 0)->nr == 1,
+		       lvl(&q, 0)->shares == smart_core_share(1024) && lvl(&q, 0)->nr == 1,
 		       "eq5: leave: delta = v - V = 14 - 7 = 7 ms, off the queue",
 		       "expected delta 7000000, OFF, level shares 1024 nr 1; seen delta %lld state %u shares %llu nr %u",
 		       (long long)a.delta, a.state,
-		       (unsigned long long)lvl(&q, 0)->shares, lvl(&q, 0)->nr);
+		       (unsigned long long)lvl(&q, 0)->shares >> SMART_SHARE_SHIFT, lvl(&q, 0)->nr);
 		tap_eq("lag of a departed entity = -delta * S' = -7 ms",
 		       -(s64)MS(7), smart_lag_ns(&a), "ns");
 		/* B alone 6 ms: V = 7 + 6 = 13 ms */
@@ -310,10 +311,10 @@ static void test_sleep(void)
 	setup_a14(&q, &a, &b);
 	smart_sleep(&q, &a, MS(14), &P);
 	tap_ok(a.state == SMART_SE_SLEEPING && a.queue == &q &&
-	       lvl(&q, 0)->shares == 2048 && q.nr_runnable == 1 && q.nr_queued == 2,
+	       lvl(&q, 0)->shares == smart_core_share(2048) && q.nr_runnable == 1 && q.nr_queued == 2,
 	       "sleep: a sleeper stays on its queue, its share still counted",
 	       "expected SLEEPING, shares 2048, runnable 1, queued 2; seen state %u shares %llu runnable %u queued %u",
-	       a.state, (unsigned long long)lvl(&q, 0)->shares, q.nr_runnable,
+	       a.state, (unsigned long long)lvl(&q, 0)->shares >> SMART_SHARE_SHIFT, q.nr_runnable,
 	       q.nr_queued);
 	/* B runs 50 ms: V = 7 + 50 * 1024/2048 = 32 ms (A's share still slows V) */
 	charge_ticks(&q, &b, MS(14), MS(64), &P);
@@ -353,10 +354,10 @@ static void test_sleep(void)
 	setup_a14(&q, &a, &b);
 	smart_sleep(&q, &a, MS(14), &p0);
 	tap_ok(a.state == SMART_SE_OFF && a.delta == (s64)MS(7) &&
-	       lvl(&q, 0)->shares == 1024,
+	       lvl(&q, 0)->shares == smart_core_share(1024),
 	       "no sleep credit: a sleeper leaves at once with delta 7 ms",
 	       "expected OFF delta 7000000 shares 1024, seen state %u delta %lld shares %llu",
-	       a.state, (long long)a.delta, (unsigned long long)lvl(&q, 0)->shares);
+	       a.state, (long long)a.delta, (unsigned long long)lvl(&q, 0)->shares >> SMART_SHARE_SHIFT);
 }
 
 /* ---- the credit bound on wake-up, and yield ------------------------------ */
@@ -470,10 +471,10 @@ static void test_charge_split(void)
 	       c.delta, "ns");
 	tap_eq("sleeper D left at its expiry (V 38.3 ms): delta", -38333333, d.delta, "ns");
 	tap_ok(c.state == SMART_SE_OFF && d.state == SMART_SE_OFF &&
-	       lvl(&q, 0)->shares == 2048 && q.nr_queued == 2,
+	       lvl(&q, 0)->shares == smart_core_share(2048) && q.nr_queued == 2,
 	       "expired sleepers are off the queue",
 	       "expected both OFF, shares 2048, queued 2; seen %u %u %llu %u",
-	       c.state, d.state, (unsigned long long)lvl(&q, 0)->shares, q.nr_queued);
+	       c.state, d.state, (unsigned long long)lvl(&q, 0)->shares >> SMART_SHARE_SHIFT, q.nr_queued);
 }
 
 /* ---- lag ---------------------------------------------------------------- */
@@ -521,12 +522,12 @@ static void test_set_params(void)
 	       "expected prio 2 beta 16000000 bias 0 exec 0 delta 0, seen %d %llu %llu %llu %lld",
 	       a.prio, (unsigned long long)a.bvft, (unsigned long long)a.bias,
 	       (unsigned long long)a.exec, (long long)a.delta);
-	tap_ok(lvl(&q, 0)->shares == 1024 && lvl(&q, 0)->nr == 1 &&
-	       lvl(&q, 2)->shares == 2048 && lvl(&q, 2)->nr == 2,
+	tap_ok(lvl(&q, 0)->shares == smart_core_share(1024) && lvl(&q, 0)->nr == 1 &&
+	       lvl(&q, 2)->shares == smart_core_share(2048) && lvl(&q, 2)->nr == 2,
 	       "new priority: the share moves from level 0 to level 2",
 	       "expected L0 1024/1, L2 2048/2, seen L0 %llu/%u, L2 %llu/%u",
-	       (unsigned long long)lvl(&q, 0)->shares, lvl(&q, 0)->nr,
-	       (unsigned long long)lvl(&q, 2)->shares, lvl(&q, 2)->nr);
+	       (unsigned long long)lvl(&q, 0)->shares >> SMART_SHARE_SHIFT, lvl(&q, 0)->nr,
+	       (unsigned long long)lvl(&q, 2)->shares >> SMART_SHARE_SHIFT, lvl(&q, 2)->nr);
 	tap_ok(smart_pick(&q) == &c,
 	       "new priority: C (beta 10 ms) still before A (16 ms) on prio 2",
 	       "expected C picked, seen %s", ename(smart_pick(&q), &a, &b, &c));
@@ -538,12 +539,14 @@ static void test_set_params(void)
 	smart_charge(&q, &a, MS(4), MS(4), &P);
 	smart_set_params(&a, 0, 2048, MS(4), &P);
 	/* leave with S=1024: delta = 4 - 2 = 2 ms; eq. (7) with S=2048: 2 + 2 + 10/2 = 9 */
-	tap_ok(a.delta == (s64)MS(2) && a.bvft == MS(9) && a.share == 2048 &&
-	       lvl(&q, 0)->shares == 3072 && smart_vtime(&a) == MS(4),
+	tap_ok(a.delta == (s64)MS(2) && a.bvft == MS(9) &&
+	       a.share == smart_core_share(2048) &&
+	       lvl(&q, 0)->shares == smart_core_share(3072) && smart_vtime(&a) == MS(4),
 	       "new share: delta kept (2 ms), eq7 with S'=2: beta = 2 + 2 + 5 = 9 ms",
 	       "expected delta 2000000 beta 9000000 share 2048 level 3072 v 4000000, seen %lld %llu %u %llu %llu",
-	       (long long)a.delta, (unsigned long long)a.bvft, a.share,
-	       (unsigned long long)lvl(&q, 0)->shares,
+	       (long long)a.delta, (unsigned long long)a.bvft,
+	       smart_user_share(a.share),
+	       (unsigned long long)lvl(&q, 0)->shares >> SMART_SHARE_SHIFT,
 	       (unsigned long long)smart_vtime(&a));
 
 	/* Share change while asleep on the queue: leaves now, rejoins on wake. */
@@ -554,10 +557,10 @@ static void test_set_params(void)
 	smart_sleep(&q, &a, MS(4), &P);
 	smart_set_params(&a, 0, 512, MS(4), &P);
 	tap_ok(a.state == SMART_SE_OFF && a.delta == (s64)MS(2) &&
-	       lvl(&q, 0)->shares == 1024,
+	       lvl(&q, 0)->shares == smart_core_share(1024),
 	       "new share while asleep: leaves with delta 2 ms",
 	       "expected OFF delta 2000000 shares 1024, seen %u %lld %llu",
-	       a.state, (long long)a.delta, (unsigned long long)lvl(&q, 0)->shares);
+	       a.state, (long long)a.delta, (unsigned long long)lvl(&q, 0)->shares >> SMART_SHARE_SHIFT);
 	smart_charge(&q, &b, MS(10), MS(6), &P);	/* B alone: V = 8 */
 	smart_wake(&q, &a, MS(10), &P);
 	/* eq. (7), S'=0.5: beta = 8 + 2 + 20 = 30 ms */
@@ -680,8 +683,9 @@ static void test_wrap(void)
 		}
 		tap_ok(ok, "wrap: tree order across 2^64: 2^64-3.5 ms, 2^64-1 ms, 4 ms",
 		       "expected S=4096, S=2048, S=1024, seen S=%u, S=%u, S=%u",
-		       order[0] ? order[0]->share : 0, order[1] ? order[1]->share : 0,
-		       order[2] ? order[2]->share : 0);
+		       order[0] ? smart_user_share(order[0]->share) : 0,
+		       order[1] ? smart_user_share(order[1]->share) : 0,
+		       order[2] ? smart_user_share(order[2]->share) : 0);
 	}
 }
 

@@ -9,6 +9,7 @@
  *
  * "+- 1%" is one percentage point of the measuring window.
  */
+#include <time.h>
 #include "tap.h"
 #include "sim.h"
 
@@ -142,7 +143,8 @@ static void test_deep(void)
 	sim_hog(&s, "root", 0, 1024);
 	run_window(&s, SEC(12), pct);
 	tap_pct("a hog 30 groups deep vs a root hog: 50%", 50.0, pct[0], 1.0);
-	tap_eq("a hog 30 groups deep has its own share", 1024, s.task[0]->se.share, "");
+	tap_eq("a hog 30 groups deep has its own share", smart_core_share(1024),
+	       s.task[0]->se.share, "");
 	sim_free(&s);
 }
 
@@ -180,8 +182,8 @@ static void test_changes(void)
 	/* ... and to the root group. */
 	sim_move(&s, s.task[1], NULL);
 	run_window(&s, SEC(40), pct);
-	tap_eq("a hog moved to the root group has its own share", 1024,
-	       s.task[1]->se.share, "");
+	tap_eq("a hog moved to the root group has its own share",
+	       smart_core_share(1024), s.task[1]->se.share, "");
 	tap_pct("root hog 1024 beside A (3072) and B (1024): 20%", 20.0,
 		pct[1], 1.0);
 	sim_free(&s);
@@ -206,8 +208,8 @@ static void test_priority(void)
 	tap_pct("a priority-1 hog in a light group beats a heavy group's priority-0 hog",
 		100.0, pct[0], 0.1);
 	tap_eq("the priority-1 hog alone at its priority has all of A's weight",
-	       W(100), s.task[0]->se.share, "");
-	tap_eq("so has A's priority-0 hog at priority 0", W(100),
+	       smart_core_share(W(100)), s.task[0]->se.share, "");
+	tap_eq("so has A's priority-0 hog at priority 0", smart_core_share(W(100)),
 	       s.task[1]->se.share, "");
 	sim_set_params(&s, s.task[0], 0, 1024);
 	run_window(&s, SEC(15), pct);
@@ -222,6 +224,7 @@ static void test_idle_group(void)
 	struct smart_group a, b;
 	double pct[SIM_MAX_TASKS];
 	struct sim s;
+	int i;
 
 	sim_init(&s);
 	smart_group_init(&a, NULL, 3);
@@ -237,6 +240,26 @@ static void test_idle_group(void)
 	tap_ok(s.task[0]->se.share >= 1 && s.task[1]->se.share >= 1,
 	       "a hog's share in a weight-3 group of 2 stays at least 1",
 	       "shares %u and %u", s.task[0]->se.share, s.task[1]->se.share);
+	sim_free(&s);
+
+	/*
+	 * A crowded light group gets no more than its weight: each of its 15
+	 * tasks has 1/5 of a share, which the core keeps (were shares whole
+	 * numbers, each would get 1 and the group 15, five times its 3).
+	 */
+	sim_init(&s);
+	smart_group_init(&a, NULL, 3);
+	smart_group_init(&b, NULL, 1024);
+	s.new_group = &a;
+	for (i = 0; i < 15; i++)
+		sim_hog(&s, "idle", 0, 1024);
+	s.new_group = &b;
+	sim_hog(&s, "b", 0, 1024);
+	run_window(&s, SEC(30), pct);
+	tap_ok(sum_pct(pct, 0, 15) <= 100.0 * 3 / 1027 + 0.05,
+	       "15 hogs in a weight-3 group get at most its 0.29%",
+	       "seen %.3f%%, shares of its hogs %u (in 1/%u of a share)",
+	       sum_pct(pct, 0, 15), s.task[0]->se.share, 1U << SMART_SHARE_SHIFT);
 	sim_free(&s);
 }
 
@@ -315,7 +338,7 @@ static bool check_books(struct sim *s, char *why, size_t len)
 			shares += se->share;
 			want = se->group ? smart_group_share(se->group, se->prio,
 							     se->own_share) :
-					   se->own_share;
+					   smart_core_share(se->own_share);
 			if (se->share != want) {
 				snprintf(why, len, "task %d: share %u, recomputed %u",
 					 i, se->share, want);
@@ -403,6 +426,59 @@ static void test_books(void)
 	sim_free(&s);
 }
 
+/*
+ * Many sleepers of one group expire at once: one pass over the group at
+ * the end of the batch, the books right after it (the time is printed:
+ * leaving one by one re-shared the rest each time, O(N^2)).
+ */
+static void test_mass_expiry(void)
+{
+	enum { N = 4000 };
+	static struct smart_entity se[N];
+	struct smart_params p = { .quantum_ns = MS(10), .bias_step_ns = MS(10),
+				  .bias_max_ns = MS(100),
+				  .sleep_credit_ns = MS(100) };
+	struct smart_queue q;
+	struct smart_group g;
+	struct timespec t0, t1;
+	u64 sum = 0;
+	int i;
+
+	smart_queue_init(&q);
+	smart_group_init(&g, NULL, 1024);
+	for (i = 0; i < N; i++) {
+		smart_entity_init(&se[i], 0, 1024);
+		se[i].group = &g;
+		smart_join(&q, &se[i], SMART_JOIN_NEW, &p);
+	}
+	/* the cost of a join into a group of N, printed */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < 100; i++) {
+		smart_leave(&q, &se[N - 1]);
+		smart_join(&q, &se[N - 1], SMART_JOIN_MOVE, &p);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	tap_diag("a leave and a join in a group of %d tasks on one queue: %.1f us",
+		 N, ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e3 / 100);
+	for (i = 1; i < N; i++)
+		smart_sleep(&q, &se[i], MS(1), &p);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	smart_expire_sleepers(&q, MS(200));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	for (i = 0; i < N; i++)
+		if (se[i].queue)
+			sum += se[i].share;
+	tap_ok(q.nr_queued == 1 && g.at[-SMART_PRIO_MIN].nr == 1 &&
+	       se[0].share == smart_core_share(1024) &&
+	       q.level[-SMART_PRIO_MIN].shares == sum,
+	       "3999 sleepers of a group expire at once: the last one has the group's share",
+	       "queued %u, group nr %u, share %u, level %llu; %.2f ms for the batch",
+	       q.nr_queued, g.at[-SMART_PRIO_MIN].nr, se[0].share,
+	       (unsigned long long)q.level[-SMART_PRIO_MIN].shares,
+	       (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+	smart_leave(&q, &se[0]);
+}
+
 int main(void)
 {
 	tap_diag("test_group: hierarchical shares (SFQ-H) on a simulated CPU");
@@ -413,5 +489,6 @@ int main(void)
 	test_priority();
 	test_idle_group();
 	test_books();
+	test_mass_expiry();
 	return tap_done();
 }

@@ -904,7 +904,13 @@ static void migrate_task_rq_smart(struct task_struct *p, int new_cpu)
 	rq_lock(rq, &rf);
 	if (se->queue) {
 		update_rq_clock(rq);
-		smart_expire_sleepers(se->queue, rq_clock(rq));
+		/*
+		 * Its group may re-share the running task: charge that first
+		 * (which may expire @se's credit too).
+		 */
+		update_curr_smart(rq);
+		if (se->queue)
+			smart_expire_sleepers(se->queue, rq_clock(rq));
 		if (se->queue)
 			smart_leave(se->queue, se);
 	}
@@ -1097,8 +1103,10 @@ static void rq_offline_smart(struct rq *rq)
 	struct smart_entity *se, *tmp;
 
 	/* Sleepers of a CPU going away leave its queue with their lag. */
+	smart_group_batch(smart_q(rq));
 	list_for_each_entry_safe(se, tmp, &smart_q(rq)->sleepers, sleep_node)
 		smart_leave(smart_q(rq), se);
+	smart_group_batch_end(smart_q(rq));
 	/* cpu_active() is already false: the CPU leaves the masks. */
 	smart_update_masks(rq);
 }

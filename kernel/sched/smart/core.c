@@ -56,6 +56,8 @@ void smart_queue_init(struct smart_queue *q)
 	q->ws_moved = false;
 	q->stale = false;
 	q->changed = true;
+	INIT_LIST_HEAD(&q->gdirty);
+	q->gbatch = 0;
 }
 
 void smart_entity_init(struct smart_entity *se, s32 prio, u32 share)
@@ -71,9 +73,9 @@ void smart_entity_init(struct smart_entity *se, s32 prio, u32 share)
 	se->delta = 0;
 	se->sleep_expire = 0;
 	se->prio = prio;
-	se->share = share;
+	se->share = smart_core_share(share);
 	se->own_share = share;
-	se->inv_share = smart_inv(share);
+	se->inv_share = smart_inv(se->share);
 	se->state = SMART_SE_OFF;
 	se->tc = (struct smart_tc){ };
 	INIT_LIST_HEAD(&se->future.node);
@@ -243,6 +245,23 @@ static void smart_set_bvft(struct smart_entity *se, u64 vtime)
 	se->bfrac = 0;
 }
 
+/*
+ * @lag * @from / @to, sign kept: a lag in virtual ns of share @from as
+ * virtual ns of share @to, the same CPU time ahead or behind (as EEVDF's
+ * reweight_entity() keeps vlag * w).  Bounded before the division, so
+ * that the quotient fits (a divide error otherwise) and a share cut a
+ * million-fold cannot overflow it: the lag kept is at most 2^41 ns (36
+ * minutes) of CPU time, far more than the sleep credit lets a task keep.
+ */
+static s64 smart_lag_rescale(s64 lag, u32 from, u32 to)
+{
+	u64 m = lag < 0 ? -(u64)lag : lag;
+
+	m = min_t(u64, m, (1ULL << 61) / max_t(u32, from, 1));
+	m = mul_u64_u64_div_u64(m, from, max_t(u32, to, 1));
+	return lag < 0 ? -(s64)m : (s64)m;
+}
+
 /**
  * smart_lag_ns() - how far an entity is behind its proportional share
  * @se: the entity
@@ -258,7 +277,8 @@ s64 smart_lag_ns(const struct smart_entity *se)
 		lag = (s64)(smart_level_of(se->queue, se)->vtime - smart_vtime(se));
 	else
 		lag = -se->delta;
-	return lag * (s64)se->share / SMART_SHARE_DEFAULT;
+	return smart_lag_rescale(lag, se->share,
+				 smart_core_share(SMART_SHARE_DEFAULT));
 }
 
 #define SMART_FRAC_MASK		((1ULL << SMART_INV_SHIFT) - 1)
@@ -345,19 +365,6 @@ static void smart_future_drop(struct smart_entity *se)
 }
 
 /*
- * A lag in virtual ns of share @from as virtual ns of share @to: the same
- * CPU time ahead or behind (as EEVDF's reweight_entity() keeps vlag * w).
- * Bounded so that a share cut a million-fold cannot overflow it.
- */
-static s64 smart_lag_rescale(s64 lag, u32 from, u32 to)
-{
-	u64 m = mul_u64_u64_div_u64(lag < 0 ? -(u64)lag : lag, from, to);
-
-	m = min_t(u64, m, 1ULL << 61);
-	return lag < 0 ? -(s64)m : (s64)m;
-}
-
-/*
  * An entity off its queue takes the share it will have on it, keeping
  * its lag in CPU time.
  */
@@ -420,7 +427,7 @@ void smart_join(struct smart_queue *q, struct smart_entity *se,
 	struct smart_level *l = smart_level_of(q, se);
 
 	smart_set_share(se, se->group ? smart_group_enter(q, se) :
-					 se->own_share);
+					 smart_core_share(se->own_share));
 	if (how == SMART_JOIN_NEW)
 		se->delta = max_t(s64, se->delta, 0);
 	/*
@@ -467,6 +474,11 @@ void smart_leave(struct smart_queue *q, struct smart_entity *se)
 	q->nr_queued--;
 	if (se->group)
 		smart_group_exit(q, se);
+	/*
+	 * Off its queue an entity has its own share; smart_join() gives it
+	 * its part of its group's on the next.
+	 */
+	smart_set_share(se, smart_core_share(se->own_share));
 }
 
 /**
@@ -571,9 +583,11 @@ void smart_expire_sleepers(struct smart_queue *q, u64 now)
 {
 	struct smart_entity *se;
 
+	smart_group_batch(q);
 	while ((se = smart_first_sleeper(q)) &&
 	       (s64)(se->sleep_expire - now) <= 0)
 		smart_leave(q, se);
+	smart_group_batch_end(q);
 }
 
 /* A quantum completed: eq. (4), as often as E covers Q. */
@@ -621,6 +635,7 @@ bool smart_charge(struct smart_queue *q, struct smart_entity *se, u64 now,
 	u64 start = now - delta;
 	struct smart_entity *s;
 
+	smart_group_batch(q);
 	while ((s = smart_first_sleeper(q)) &&
 	       (s64)(s->sleep_expire - now) <= 0) {
 		if ((s64)(s->sleep_expire - start) > 0) {
@@ -630,6 +645,7 @@ bool smart_charge(struct smart_queue *q, struct smart_entity *se, u64 now,
 		smart_leave(q, s);
 	}
 	smart_level_advance(l, now - start);
+	smart_group_batch_end(q);
 
 	/*
 	 * Time the head of the working schedule did not get: slack shrank.
@@ -703,11 +719,9 @@ void smart_set_params(struct smart_entity *se, s32 prio, u32 share,
 		se->quantum = 0;
 	se->prio = prio;
 	se->own_share = share;
-	/* In a group, smart_join() gives it its part of the group's share. */
-	if (!se->group) {
-		se->share = share;
-		se->inv_share = smart_inv(share);
-	}
+	/* Off its queue now; in a group smart_join() gives it its part. */
+	se->share = smart_core_share(share);
+	se->inv_share = smart_inv(se->share);
 	if (q && runnable)
 		smart_join(q, se, SMART_JOIN_WAKE, p);
 }
@@ -1362,7 +1376,8 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 		ahead = smart_add_sat(ahead,
 			min(mul_u64_u64_div_u64(min_t(u64, me.bvft - v,
 						      SMART_TC_HORIZON_NS),
-						o->share, SMART_SHARE_DEFAULT),
+						o->share,
+						smart_core_share(SMART_SHARE_DEFAULT)),
 			    tc->deadline - o->tc.deadline));
 		behind = true;
 	}

@@ -22,13 +22,31 @@
 #define SMART_NR_PRIO		(SMART_PRIO_MAX - SMART_PRIO_MIN + 1)
 
 /*
+ * Inside the core a share S is counted in units of 2^-SMART_SHARE_SHIFT
+ * of a share (smart_core_share()), so that the part of a group's share a
+ * task of a crowded group gets (group.c) is not rounded up to a whole
+ * share: a group of weight 3 with 1000 tasks must stay at 3.
+ *
  * Share to virtual time: x * 1024 / S is computed as
- * (x * inv) >> SMART_INV_SHIFT with inv = 2^62 / S, which keeps full
- * precision for totals up to 2^42 shares and needs no division on the
- * charging path.
+ * (x * inv) >> SMART_INV_SHIFT with inv = 2^62 / (S << SMART_SHARE_SHIFT),
+ * which keeps full precision for totals up to 2^42 shares and needs no
+ * division on the charging path.
  */
-#define SMART_INV_SHIFT		52
+#define SMART_SHARE_SHIFT	10
+#define SMART_INV_SHIFT		(52 - SMART_SHARE_SHIFT)
 #define SMART_INV_NUM		(1ULL << 62)
+
+/* A share of the uapi (SMART_SHARE_MIN..MAX) in the core's units. */
+static inline u32 smart_core_share(u32 share)
+{
+	return share << SMART_SHARE_SHIFT;
+}
+
+/* A share in the core's units, rounded to the uapi's (for the views). */
+static inline u32 smart_user_share(u32 share)
+{
+	return (share + (1U << (SMART_SHARE_SHIFT - 1))) >> SMART_SHARE_SHIFT;
+}
 
 /**
  * struct smart_params - tunables the algorithm reads (sysctls in the kernel)
@@ -48,7 +66,8 @@ struct smart_params {
  * struct smart_level - one priority's queue virtual time, eq. (2)
  * @vtime:	V_P (virtual ns)
  * @vfrac:	fraction of a virtual ns of @vtime, in units of 2^-SMART_INV_SHIFT
- * @shares:	sum of the shares of the entities on this level, sleeping or not
+ * @shares:	sum of the shares of the entities on this level, sleeping or
+ *		not, in units of 2^-SMART_SHARE_SHIFT
  * @inv_shares:	SMART_INV_NUM / @shares
  * @nr:		entities on this level
  */
@@ -119,6 +138,9 @@ struct smart_ws {
  *		the same constraint
  * @stale:	@pick is out of date; @ws was kept up to date as @tree changed
  * @changed:	@ws and @pick must be rebuilt from scratch
+ * @gdirty:	groups whose members' shares are to be recomputed at the end
+ *		of a batch of leaves (smart_group::dirty)
+ * @gbatch:	leaves are being batched (smart_expire_sleepers())
  */
 struct smart_queue {
 	struct rb_root_cached tree;
@@ -136,6 +158,8 @@ struct smart_queue {
 	bool ws_moved;
 	bool stale;
 	bool changed;
+	struct list_head gdirty;
+	unsigned int gbatch;
 };
 
 /*
@@ -169,6 +193,8 @@ struct smart_group_level {
  * @sibling:	in the parent's @children while @nr
  * @hshare:	scratch of smart_group_reshare(): the group's share on the
  *		queue, in units of 2^-SMART_GROUP_SHIFT
+ * @dirty:	priority indexes whose shares a batch left to recompute
+ * @dirty_node:	in the queue's @gdirty while @dirty
  * @at:		per priority, index prio - SMART_PRIO_MIN
  *
  * Priorities are global and shares hierarchical within a priority: at
@@ -187,6 +213,8 @@ struct smart_group {
 	struct list_head children;
 	struct list_head sibling;
 	u64 hshare;
+	u64 dirty;
+	struct list_head dirty_node;
 	struct smart_group_level at[SMART_NR_PRIO];
 };
 
@@ -196,6 +224,23 @@ u32 smart_group_enter(struct smart_queue *q, struct smart_entity *se);
 void smart_group_exit(struct smart_queue *q, struct smart_entity *se);
 void smart_group_set_weight(struct smart_queue *q, struct smart_group *g,
 			    u32 weight);
+void smart_group_flush(struct smart_queue *q);
+
+/*
+ * Leaves between these two calls recompute their groups' shares once, at
+ * the end: a hundred sleepers of one group expiring together cost one
+ * pass over the group, not a hundred.
+ */
+static inline void smart_group_batch(struct smart_queue *q)
+{
+	q->gbatch++;
+}
+
+static inline void smart_group_batch_end(struct smart_queue *q)
+{
+	if (!--q->gbatch && !list_empty(&q->gdirty))
+		smart_group_flush(q);
+}
 u32 smart_group_share(const struct smart_group *g, s32 prio, u32 own);
 void smart_reshare(struct smart_queue *q, struct smart_entity *se, u32 share);
 
@@ -244,7 +289,7 @@ s64 smart_lag_ns(const struct smart_entity *se);
 /**
  * smart_scale() - convert CPU time to virtual time of a share
  * @ns:		CPU time
- * @inv:	SMART_INV_NUM / share
+ * @inv:	SMART_INV_NUM / share (share in the core's units)
  *
  * Return: @ns * SMART_SHARE_DEFAULT / share, in virtual ns.
  */

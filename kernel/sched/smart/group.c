@@ -47,12 +47,18 @@ void smart_group_init(struct smart_group *g, struct smart_group *parent,
 	INIT_LIST_HEAD(&g->members);
 	INIT_LIST_HEAD(&g->children);
 	INIT_LIST_HEAD(&g->sibling);
+	INIT_LIST_HEAD(&g->dirty_node);
 }
 
-/* @g's share on the queue at priority index @i, fixed point. */
+/*
+ * @g's share on the queue at priority index @i, in the core's units
+ * (smart_core_share()) with SMART_GROUP_SHIFT more fractional bits.  The
+ * one computation of it: smart_group_reshare() and smart_group_enter()
+ * must give an entity the same share.
+ */
 static u64 smart_group_hshare(const struct smart_group *g, unsigned int i)
 {
-	u64 h = (u64)g->weight << SMART_GROUP_SHIFT;
+	u64 h = (u64)smart_core_share(g->weight) << SMART_GROUP_SHIFT;
 	const struct smart_group *a;
 
 	for (a = g->parent; a; g = a, a = a->parent)
@@ -60,13 +66,18 @@ static u64 smart_group_hshare(const struct smart_group *g, unsigned int i)
 	return h;
 }
 
-/* The S of a part @own of a sum @sum of a group whose share is @h. */
+/*
+ * The S of a part @own of a sum @sum of a group whose share is @h, in the
+ * core's units: at least one of them, 2^-SMART_SHARE_SHIFT of a share, so
+ * that only a group with more than 2^SMART_SHARE_SHIFT tasks per unit of
+ * its weight on one CPU gets more than its weight.
+ */
 static u32 smart_group_part(u64 h, u64 own, u64 sum)
 {
 	u64 s = mul_u64_u64_div_u64(h, own, max_t(u64, sum, 1));
 
 	s = (s + (1ULL << (SMART_GROUP_SHIFT - 1))) >> SMART_GROUP_SHIFT;
-	return clamp_t(u64, s, SMART_SHARE_MIN, SMART_SHARE_MAX);
+	return clamp_t(u64, s, 1, smart_core_share(SMART_SHARE_MAX));
 }
 
 /**
@@ -127,8 +138,7 @@ static void smart_group_reshare(struct smart_queue *q, struct smart_group *top,
 		}
 		if (!c)
 			return;
-		c->hshare = mul_u64_u64_div_u64(c->parent->hshare, c->weight,
-						max_t(u64, c->parent->at[i].sum, 1));
+		c->hshare = smart_group_hshare(c, i);
 		g = c;
 	}
 }
@@ -194,7 +204,36 @@ void smart_group_exit(struct smart_queue *q, struct smart_entity *se)
 		if (!--g->nr && g->parent)
 			list_del_init(&g->sibling);
 	}
-	smart_group_reshare(q, top, i);
+	if (!q->gbatch) {
+		smart_group_reshare(q, top, i);
+		return;
+	}
+	if (!top->dirty)
+		list_add_tail(&top->dirty_node, &q->gdirty);
+	top->dirty |= 1ULL << i;
+}
+
+/**
+ * smart_group_flush() - recompute the shares a batch of leaves left
+ * @q:	the queue
+ */
+void smart_group_flush(struct smart_queue *q)
+{
+	struct smart_group *g;
+
+	while ((g = list_first_entry_or_null(&q->gdirty, struct smart_group,
+					     dirty_node))) {
+		u64 dirty = g->dirty;
+
+		list_del_init(&g->dirty_node);
+		g->dirty = 0;
+		while (dirty) {
+			unsigned int i = __builtin_ctzll(dirty);
+
+			dirty &= dirty - 1;
+			smart_group_reshare(q, g, i);
+		}
+	}
 }
 
 /**

@@ -101,7 +101,8 @@ static void smart_eq3_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->bias, 0ULL);
 	KUNIT_EXPECT_EQ(test, a->exec, 0ULL);
 	KUNIT_EXPECT_EQ(test, a->quantum, MS(10));
-	KUNIT_EXPECT_EQ(test, smart_test_level(&ctx->q, c->prio)->shares, (u64)c->share);
+	KUNIT_EXPECT_EQ(test, smart_test_level(&ctx->q, c->prio)->shares,
+			(u64)smart_core_share(c->share));
 }
 
 /* ---- eqs. (1), (2) --------------------------------------------------------- */
@@ -250,7 +251,7 @@ static void smart_eq5_7_test(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, a->delta, (s64)MS(7), "eq5");
 	KUNIT_EXPECT_EQ(test, a->state, (unsigned int)SMART_SE_OFF);
 	KUNIT_EXPECT_NULL(test, a->queue);
-	KUNIT_EXPECT_EQ(test, l0->shares, 1024ULL);
+	KUNIT_EXPECT_EQ(test, l0->shares, (u64)smart_core_share(1024));
 	KUNIT_EXPECT_EQ(test, smart_lag_ns(a), -(s64)MS(7));
 
 	/* B alone 6 ms: V = 13 ms */
@@ -276,7 +277,8 @@ static void smart_sleep_short_test(struct kunit *test)
 	smart_test_setup_a14(ctx);
 	smart_sleep(&ctx->q, a, MS(14), &ctx->p);
 	KUNIT_EXPECT_EQ(test, a->state, (unsigned int)SMART_SE_SLEEPING);
-	KUNIT_EXPECT_EQ(test, smart_test_level(&ctx->q, 0)->shares, 2048ULL);
+	KUNIT_EXPECT_EQ(test, smart_test_level(&ctx->q, 0)->shares,
+			(u64)smart_core_share(2048));
 	KUNIT_EXPECT_EQ(test, ctx->q.nr_runnable, 1U);
 	/* B runs 50 ms: V = 7 + 50/2 = 32 ms */
 	for (t = MS(15); t <= MS(64); t += MS(1))
@@ -335,7 +337,8 @@ static void smart_charge_split_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d->delta, -38333333LL);
 	KUNIT_EXPECT_EQ(test, c->state, (unsigned int)SMART_SE_OFF);
 	KUNIT_EXPECT_EQ(test, d->state, (unsigned int)SMART_SE_OFF);
-	KUNIT_EXPECT_EQ(test, smart_test_level(&ctx->q, 0)->shares, 2048ULL);
+	KUNIT_EXPECT_EQ(test, smart_test_level(&ctx->q, 0)->shares,
+			(u64)smart_core_share(2048));
 	KUNIT_EXPECT_EQ(test, ctx->q.nr_queued, 2U);
 }
 
@@ -399,8 +402,10 @@ static void smart_set_params_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->bvft, MS(16));
 	KUNIT_EXPECT_EQ(test, a->bias, 0ULL);
 	KUNIT_EXPECT_EQ(test, a->delta, 0LL);
-	KUNIT_EXPECT_EQ(test, smart_test_level(&ctx->q, 0)->shares, 1024ULL);
-	KUNIT_EXPECT_EQ(test, smart_test_level(&ctx->q, 2)->shares, 2048ULL);
+	KUNIT_EXPECT_EQ(test, smart_test_level(&ctx->q, 0)->shares,
+			(u64)smart_core_share(1024));
+	KUNIT_EXPECT_EQ(test, smart_test_level(&ctx->q, 2)->shares,
+			(u64)smart_core_share(2048));
 	KUNIT_EXPECT_PTR_EQ(test, smart_pick(&ctx->q), c);
 }
 
@@ -418,7 +423,8 @@ static void smart_set_share_test(struct kunit *test)
 	/* eq. (7) with S' = 2: 2 + 2 + 5 */
 	KUNIT_EXPECT_EQ(test, a->bvft, MS(9));
 	KUNIT_EXPECT_EQ(test, smart_vtime(a), MS(4));
-	KUNIT_EXPECT_EQ(test, smart_test_level(&ctx->q, 0)->shares, 3072ULL);
+	KUNIT_EXPECT_EQ(test, smart_test_level(&ctx->q, 0)->shares,
+			(u64)smart_core_share(3072));
 }
 
 /* ---- value-tuple order ----------------------------------------------------- */
