@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
+#include <sys/stat.h>
 
 #include "parse.h"
 #include "queues.h"
@@ -24,9 +26,12 @@ struct sq_field {
 	const char *key;
 	enum sq_ftype type;
 	size_t off;
+	bool optional;
 };
 
-#define FLD(st, key, type, member) { key, type, offsetof(st, member) }
+#define FLD(st, key, type, member) { key, type, offsetof(st, member), false }
+/* a field a later kernel added: may be missing */
+#define FLDO(st, key, type, member) { key, type, offsetof(st, member), true }
 
 /* the record keyword comes first: its value is the first field */
 static const struct sq_field cpu_fields[] = {
@@ -56,6 +61,8 @@ static const struct sq_field task_fields[] = {
 	FLD(struct sq_task, "deadline", F_U64, deadline),
 	FLD(struct sq_task, "estimate", F_U64, estimate),
 	FLD(struct sq_task, "used", F_U64, used),
+	FLDO(struct sq_task, "own", F_U32, own_share),
+	FLDO(struct sq_task, "group", F_U64, group_id),
 	FLD(struct sq_task, "comm", F_COMM, comm),
 };
 
@@ -208,7 +215,7 @@ bad:
 		return -1;
 	}
 	for (f = 0; f < nf; f++) {
-		if (!(seen & (1ULL << f))) {
+		if (!(seen & (1ULL << f)) && !fields[f].optional) {
 			snprintf(err, errlen, "line %d: %s record without '%s'",
 				 lineno, fields[0].key, fields[f].key);
 			errno = EINVAL;
@@ -423,9 +430,9 @@ static void sq_print_cpu_text(FILE *out, const struct sq_snapshot *s,
 		}
 	}
 	if (c->nr_tasks) {
-		fprintf(out, "  %7s %-16s %-8s %4s %7s %10s %9s %12s %9s %9s\n",
-			"PID", "COMM", "STATE", "PRIO", "SHARE", "LAG(ms)", "BIAS(ms)",
-			"DEADLINE(ms)", "EST(ms)", "USED(ms)");
+		fprintf(out, "  %7s %-16s %-8s %4s %7s %7s %10s %9s %12s %9s %9s %s\n",
+			"PID", "COMM", "STATE", "PRIO", "SHARE", "OWN", "LAG(ms)", "BIAS(ms)",
+			"DEADLINE(ms)", "EST(ms)", "USED(ms)", "GROUP");
 		for (i = 0; i < c->nr_tasks; i++) {
 			const struct sq_task *t = &c->tasks[i];
 			const char *dl = "-", *est = "-", *used = "-";
@@ -439,11 +446,13 @@ static void sq_print_cpu_text(FILE *out, const struct sq_snapshot *s,
 				est = format_ms((int64_t)t->estimate, b5, sizeof(b5));
 				used = format_ms((int64_t)t->used, b6, sizeof(b6));
 			}
-			fprintf(out, "  %7d %-16s %-8s %4d %7u %10s %9s %12s %9s %9s\n",
+			fprintf(out, "  %7d %-16s %-8s %4d %7u %7u %10s %9s %12s %9s %9s %s\n",
 				(int)t->pid, sq_comm_text(t->comm, b1, sizeof(b1)),
 				sq_state_name(t->state), t->prio, t->share,
+				t->own_share ? t->own_share : t->share,
 				format_ms(t->lag, b2, sizeof(b2)),
-				format_ms((int64_t)t->bias, b3, sizeof(b3)), dl, est, used);
+				format_ms((int64_t)t->bias, b3, sizeof(b3)), dl, est, used,
+				t->group[0] ? t->group : "-");
 		}
 	}
 	if (c->nr_ws) {
@@ -579,9 +588,16 @@ void sq_print_json(FILE *out, const struct sq_snapshot *s, int cpu, const char *
 				"\"bvft_ns\": %" PRIu64 ", \"lag_ns\": %" PRId64 ", "
 				"\"bias_ns\": %" PRIu64 ", \"quantum_ns\": %" PRIu64 ", "
 				"\"exec_ns\": %" PRIu64 ", \"deadline_ns\": %" PRIu64 ", "
-				"\"estimate_ns\": %" PRIu64 ", \"used_ns\": %" PRIu64 "}",
+				"\"estimate_ns\": %" PRIu64 ", \"used_ns\": %" PRIu64 ", "
+				"\"own_share\": %u, \"group_id\": %" PRIu64 ", \"group\": ",
 				sq_state_name(t->state), t->prio, t->share, t->bvft, t->lag,
-				t->bias, t->quantum, t->exec, t->deadline, t->estimate, t->used);
+				t->bias, t->quantum, t->exec, t->deadline, t->estimate, t->used,
+				t->own_share ? t->own_share : t->share, t->group_id);
+			if (t->group[0])
+				json_print_string(out, t->group);
+			else
+				fputs("null", out);
+			fputs("}", out);
 		}
 		fprintf(out, "%s],\n      \"working_schedule\": [", c->nr_tasks ? "\n      " : "");
 		for (j = 0; j < c->nr_ws; j++) {
@@ -594,4 +610,52 @@ void sq_print_json(FILE *out, const struct sq_snapshot *s, int cpu, const char *
 		fprintf(out, "%s]\n    }", c->nr_ws ? "\n      " : "");
 	}
 	fprintf(out, "%s]\n}\n", first_cpu ? "" : "\n  ");
+}
+
+/* ------------------------------------------------------------------ */
+/* Group names                                                         */
+
+static struct sq_snapshot *resolve_snap;
+static size_t resolve_root_len;
+
+static void sq_name_group(uint64_t id, const char *path)
+{
+	const char *rel = path + resolve_root_len;
+	size_t i, j;
+
+	for (i = 0; i < resolve_snap->nr_cpus; i++) {
+		struct sq_cpu *c = &resolve_snap->cpus[i];
+
+		for (j = 0; j < c->nr_tasks; j++)
+			if (c->tasks[j].group_id == id)
+				snprintf(c->tasks[j].group, SQ_GROUP_LEN, "%s",
+					 *rel ? rel : "/");
+	}
+}
+
+static int sq_visit(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	(void)ftw;
+	if (type == FTW_D)
+		sq_name_group((uint64_t)st->st_ino, path);
+	return 0;
+}
+
+void sq_resolve_groups(struct sq_snapshot *s, const char *root)
+{
+	size_t i, j;
+	bool any = false;
+
+	for (i = 0; i < s->nr_cpus; i++)
+		for (j = 0; j < s->cpus[i].nr_tasks; j++)
+			any |= s->cpus[i].tasks[j].group_id != 0;
+	if (!any)
+		return;
+	resolve_snap = s;
+	resolve_root_len = strlen(root);
+	/* the root cgroup's id is 1, not its directory's inode */
+	sq_name_group(1, root);
+	nftw(root, sq_visit, 16, FTW_PHYS | FTW_MOUNT);
+	resolve_snap = NULL;
 }

@@ -13,10 +13,14 @@
  *	cpu <n> curr <pid|0> nr_runnable <n> nr_queued <n>
  *	level <prio> vtime <virtual ns> shares <sum> nr <n>
  *	task <pid> state <R|Q|S> prio <p> share <S> bvft <ns> lag <ns> bias <ns>
- *	     quantum <ns> exec <ns> deadline <ns|0> estimate <ns> used <ns> comm <...>
+ *	     quantum <ns> exec <ns> deadline <ns|0> estimate <ns> used <ns>
+ *	     [own <share> group <cgroup id>] comm <...>
  *	ws <pid> deadline <ns> left <ns>
  *
- * Records after a cpu line belong to that CPU.  Unknown keys and unknown
+ * own and group (the task's own share, and the cgroup id of its task
+ * group: the inode of its cgroup v2 directory) are optional: kernels
+ * before task groups do not print them.  Records after a cpu line belong
+ * to that CPU.  Unknown keys and unknown
  * record keywords are ignored (a later kernel may add some); a missing key
  * or a malformed number is an error naming the line.
  */
@@ -30,6 +34,8 @@
 
 #define SQ_PATH		"/sys/kernel/debug/sched/smart/queues"
 #define SQ_COMM_LEN	64
+#define SQ_GROUP_LEN	256
+#define SQ_CGROUP_ROOT	"/sys/fs/cgroup"
 
 /* one non-empty priority level of a CPU's queue */
 struct sq_level {
@@ -53,7 +59,10 @@ struct sq_task {
 	uint64_t deadline;	/* absolute CLOCK_MONOTONIC ns, 0 = no constraint */
 	uint64_t estimate;
 	uint64_t used;
+	uint32_t own_share;	/* the share it was given; 0: not printed */
+	uint64_t group_id;	/* cgroup id of its task group; 0: unknown */
 	char comm[SQ_COMM_LEN];
+	char group[SQ_GROUP_LEN];	/* its path below the cgroup root, or "" */
 };
 
 /* one entry of the working schedule (deadline order) */
@@ -148,5 +157,12 @@ void sq_print_json(FILE *out, const struct sq_snapshot *s, int cpu, const char *
  * @str:	the string; invalid UTF-8 bytes become U+FFFD
  */
 void json_print_string(FILE *out, const char *str);
+
+/*
+ * Name every task's group: the path (below @root, "/" for the root) of the
+ * cgroup v2 directory whose inode is its group id.  Groups not found keep
+ * an empty name.
+ */
+void sq_resolve_groups(struct sq_snapshot *s, const char *root);
 
 #endif /* SMARTCTL_QUEUES_H */

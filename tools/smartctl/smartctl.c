@@ -805,6 +805,9 @@ static int cmd_top(struct opts *o, int argc, char **argv)
 	for (;;) {
 		if (top_read(path, &s))
 			return EXIT_FAILURE;
+		/* a file given with --file may come from another machine */
+		if (!o->file)
+			sq_resolve_groups(&s, SQ_CGROUP_ROOT);
 		if (o->cpu >= 0 && !sq_find_cpu(&s, o->cpu)) {
 			char list[256] = "";
 			size_t len = 0;

@@ -12,12 +12,15 @@
  *	level <prio> vtime <virtual ns> shares <sum> nr <n>
  *	task <pid> state <R|Q|S> prio <p> share <S> bvft <v> lag <ns>
  *	     bias <ns> quantum <ns> exec <ns> deadline <ns> estimate <ns>
- *	     used <ns> comm <comm>			(one line)
+ *	     used <ns> own <share> group <cgroup id> comm <comm>  (one line)
  *	ws <pid> deadline <ns> left <ns>
  *
  *   Records after a cpu line belong to that CPU.  Levels are listed when
  *   not empty; tasks in value order (R running, Q waiting), then those
- *   asleep on the queue (S, sleep credit); ws is the working schedule of
+ *   asleep on the queue (S, sleep credit).  share is what the task gets
+ *   on the queue, own the share it was given: they differ in a task group
+ *   (group.c), whose cgroup id (the inode of its directory in the cgroup
+ *   v2 hierarchy, 1 for the root) is group.  ws is the working schedule of
  *   the §3.2 decision, in deadline order.  comm is last and runs to the
  *   end of the line; a thread names itself, so every byte of it that is
  *   not printable ASCII, and the backslash, is printed as \ooo (octal) and
@@ -32,6 +35,16 @@
 #include <linux/seq_file.h>
 #include "../sched.h"
 
+/* The cgroup id of @p's task group (1 for the root), 0 without groups. */
+static u64 smart_group_id(struct task_struct *p)
+{
+#ifdef CONFIG_CGROUP_SCHED
+	return cgroup_id(task_group(p)->css.cgroup);
+#else
+	return 0;
+#endif
+}
+
 static void smart_show_entity(struct seq_file *m, struct rq *rq,
 			      struct smart_entity *se)
 {
@@ -39,10 +52,12 @@ static void smart_show_entity(struct seq_file *m, struct rq *rq,
 	char state = se->state == SMART_SE_SLEEPING ? 'S' :
 		     rq->donor == p ? 'R' : 'Q';
 
-	seq_printf(m, "task %d state %c prio %d share %u bvft %llu lag %lld bias %llu quantum %llu exec %llu deadline %llu estimate %llu used %llu comm ",
-		   task_pid_nr(p), state, se->prio, se->share, se->bvft,
+	seq_printf(m, "task %d state %c prio %d share %u bvft %llu lag %lld bias %llu quantum %llu exec %llu deadline %llu estimate %llu used %llu own %u group %llu comm ",
+		   task_pid_nr(p), state, se->prio, smart_user_share(se->share),
+		   se->bvft,
 		   smart_lag_ns(se), se->bias, se->quantum, se->exec,
-		   se->tc.deadline, se->tc.estimate, se->tc.used);
+		   se->tc.deadline, se->tc.estimate, se->tc.used, se->own_share,
+		   smart_group_id(p));
 	seq_escape_str(m, p->comm, ESCAPE_OCTAL | ESCAPE_NAP | ESCAPE_APPEND,
 		       "\\");
 	seq_putc(m, '\n');
@@ -69,8 +84,9 @@ static void smart_show_cpu(struct seq_file *m, int cpu)
 
 		if (l->nr)
 			seq_printf(m, "level %d vtime %llu shares %llu nr %u\n",
-				   (int)i + SMART_PRIO_MIN, l->vtime, l->shares,
-				   l->nr);
+				   (int)i + SMART_PRIO_MIN, l->vtime,
+				   (l->shares + (1U << (SMART_SHARE_SHIFT - 1))) >>
+				   SMART_SHARE_SHIFT, l->nr);
 	}
 	for (n = rb_first_cached(&q->tree); n; n = rb_next(n))
 		smart_show_entity(m, rq, rb_entry(n, struct smart_entity, node));
@@ -135,7 +151,8 @@ void smart_proc_show_task(struct task_struct *p, struct seq_file *m)
 
 	rq = smart_lock_charged(p, &rf);
 	SMART_P("prio", se->prio);
-	SMART_P("share", se->share);
+	SMART_P("share", smart_user_share(se->share));
+	SMART_P("own_share", se->own_share);
 	SMART_P("state", se->state);
 	SMART_P("bvft", se->bvft);
 	SMART_P("lag_ns", smart_lag_ns(se));

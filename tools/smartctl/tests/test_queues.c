@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "queues.h"
 #include "tap.h"
@@ -290,6 +292,59 @@ static void test_json_strings(void)
 	}
 }
 
+/*
+ * own and group: parsed when present, and the group named by the path of
+ * the cgroup directory whose inode is its id (a scratch tree stands for
+ * /sys/fs/cgroup).
+ */
+static void test_groups(void)
+{
+	char root[] = "/tmp/sq-groups-XXXXXX", a[64], ab[80], text[1024];
+	char err[160], *buf = NULL;
+	struct sq_snapshot s;
+	const struct sq_cpu *c;
+	struct stat st;
+	int r;
+
+	if (!mkdtemp(root) || snprintf(a, sizeof(a), "%s/a", root) < 0 ||
+	    mkdir(a, 0700) || snprintf(ab, sizeof(ab), "%s/a/b", root) < 0 ||
+	    mkdir(ab, 0700) || stat(ab, &st)) {
+		tap_ok(false, "groups: scratch cgroup tree", "%s", strerror(errno));
+		return;
+	}
+	snprintf(text, sizeof(text), HDR CPU0
+		 "task 7 state R prio 0 share 256 bvft 0 lag 0 bias 0 quantum 1 exec 0 "
+		 "deadline 0 estimate 0 used 0 own 1024 group %llu comm hog\n"
+		 "task 8 state Q prio 0 share 1024 bvft 0 lag 0 bias 0 quantum 1 exec 0 "
+		 "deadline 0 estimate 0 used 0 own 1024 group 1 comm sh\n",
+		 (unsigned long long)st.st_ino);
+	r = parse_str(text, &s, err, sizeof(err));
+	if (!tap_ok(r == 0, "groups: own and group parse", "%s", r ? err : "ok"))
+		goto out;
+	c = sq_find_cpu(&s, 0);
+	tap_ok(c && c->nr_tasks == 2 && c->tasks[0].own_share == 1024 &&
+	       c->tasks[0].group_id == (uint64_t)st.st_ino,
+	       "groups: own share and group id kept", "seen %zu tasks", c ? c->nr_tasks : 0);
+	sq_resolve_groups(&s, root);
+	tap_ok(c && !strcmp(c->tasks[0].group, "/a/b") && !strcmp(c->tasks[1].group, "/"),
+	       "groups: named by their directory, the root as /",
+	       "seen '%s' and '%s'", c ? c->tasks[0].group : "", c ? c->tasks[1].group : "");
+	CAPTURE(buf, sq_print_text(out, &s, -1, NULL));
+	tap_ok(strstr(buf, "256    1024") && strstr(buf, " /a/b\n"),
+	       "groups: text shows SHARE, OWN and GROUP", "%s", buf);
+	free(buf);
+	buf = NULL;
+	CAPTURE(buf, sq_print_json(out, &s, -1, NULL));
+	tap_ok(strstr(buf, "\"own_share\": 1024, \"group_id\": 1, \"group\": \"/\"") != NULL,
+	       "groups: JSON has own_share, group_id, group", "%s", buf);
+	free(buf);
+	sq_free(&s);
+out:
+	rmdir(ab);
+	rmdir(a);
+	rmdir(root);
+}
+
 int main(void)
 {
 	tap_diag("smartctl top: queues parser and printers, fixtures in %s", FIXTURES);
@@ -298,5 +353,6 @@ int main(void)
 	test_forward_compat();
 	test_errors();
 	test_json_strings();
+	test_groups();
 	return tap_done();
 }
