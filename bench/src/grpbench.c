@@ -13,7 +13,8 @@
  *	ratio to D = 0 is the cost of the hierarchy.
  *   grpbench fluct    --label L --duration S
  *	Fig. 8: groups a and b (cpu.weight 100 and 300, 2 hogs each) while
- *	group c's load changes every second (0, 2, 6, 2 hogs, ...); then
+ *	group c's load changes every second (0, 2, 6, 2 hogs, ...), after
+ *	2 s with c empty; then
  *	isolation: a (1 hog) against b (8 hogs), equal weights.  CPU time
  *	per group per second.
  *   grpbench periodic --label L --duration S
@@ -255,6 +256,13 @@ static void run_fluct(double duration)
 	for (i = first_c; i < nr_task; i++)
 		kill(task[i].pid, SIGSTOP);
 	release();
+	/*
+	 * Two seconds for a and b to settle: under SMART their bias grows
+	 * for 10 quanta of each hog first (2.3), which a hog of a 20% group
+	 * reaches after a second.  c's hogs rejoin after every stop as
+	 * tasks back from a long sleep do, by eq. (7).
+	 */
+	bu_sleep_ns(2 * NSEC);
 	bu_json_begin("groups", label, duration);
 	printf(",\"kind\":\"fluct\",\"weights\":[100,300,100],\"seconds\":[");
 	pa = group_cpu(a);

@@ -384,9 +384,9 @@ static void smart_set_share(struct smart_entity *se, u32 share)
  * @share:	its new S
  *
  * Its group's division changed (struct smart_group).  The entity keeps
- * its lag in CPU time and its quantum progress; its BVFT follows from
- * eq. (6) with the new share, and the level's sum of shares takes the
- * difference.
+ * its lag in CPU time and its quantum progress, and a smaller share
+ * does not stretch its bias; its BVFT follows from eq. (6) with the new
+ * share, and the level's sum of shares takes the difference.
  */
 void smart_reshare(struct smart_queue *q, struct smart_entity *se, u32 share)
 {
@@ -402,6 +402,14 @@ void smart_reshare(struct smart_queue *q, struct smart_entity *se, u32 share)
 		smart_tree_del(q, se);
 	l->shares = l->shares - se->share + share;
 	l->inv_shares = smart_inv(l->shares);
+	/*
+	 * A smaller share would stretch the bias, B / S of its BVFT, in the
+	 * same proportion: a batch task of a group that three more join
+	 * would drop back by 3 * B / S at once.  It keeps its deferral in
+	 * virtual time instead and its bias grows again by eq. (4).
+	 */
+	if (share < se->share)
+		se->bias = mul_u64_u64_div_u64(se->bias, share, se->share);
 	se->share = share;
 	se->inv_share = smart_inv(share);
 	smart_set_bvft(se, l->vtime + lag);
