@@ -13,7 +13,8 @@
  *   move_running      a running hog moves to another group
  *   idle_group        cpu.idle makes a group's weight minimal
  *   churn             tasks move among groups while running and
- *                     sleeping, groups are removed: no task lost
+ *                     sleeping, weights change, CPU 1 goes offline and
+ *                     online, groups are removed: no task lost
  *   per_cpu           a pair of groups on every CPU, each CPU 25% / 75%
  *   constrained       a periodic time-constrained task in a group meets
  *                     its deadlines while another group is saturated
@@ -279,11 +280,15 @@ static void sleepy_body(void *arg)
 	}
 }
 
+#define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
+
 TEST_F(cg, churn)
 {
 	const char *g[3];
 	long long end;
-	int i, moves = 0, fails = 0;
+	int i, moves = 0, fails = 0, plugs = 0;
+	bool hotplug = sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
+		       !access(CPU1_ONLINE, W_OK);
 
 	g[0] = cg_make(self, self->top, "a", 100);
 	g[1] = cg_make(self, self->top, "b", 200);
@@ -301,10 +306,17 @@ TEST_F(cg, churn)
 		if (!(moves % 50))
 			cg_write(g[moves % 3], "cpu.weight",
 				 moves % 100 ? "1000" : "10");
+		/* CPU 1 leaves and comes back: its sleepers leave its queue */
+		if (hotplug && !(moves % 200) &&
+		    !write_str(CPU1_ONLINE, moves % 400 ? "1" : "0"))
+			plugs++;
 		moves++;
 		sleep_ns(NSEC_PER_MSEC);
 	}
-	TH_LOG("%d moves among 3 groups in 3 s, %d failed", moves, fails);
+	if (hotplug)
+		ASSERT_EQ(0, write_str(CPU1_ONLINE, "1"));
+	TH_LOG("%d moves among 3 groups in 3 s, %d failed, %d hotplug steps",
+	       moves, fails, plugs);
 	EXPECT_EQ(0, fails);
 	/* everyone back to the top, the groups go away under load */
 	for (i = 0; i < self->h.n; i++)
