@@ -4,8 +4,9 @@
  * one struct smart_group per CPU (group.c), linked to its parent's on
  * the same CPU; its weight is the group's cpu.weight (cpu.weight.nice,
  * cpu.shares) as a share, the minimal weight while cpu.idle is set, as
- * for fair.  A SMART task joins the node of its group on the CPU of its
- * queue when it is enqueued; sched_move_task() takes it off its queue to
+ * for fair, divided among the CPUs in proportion to where the group's
+ * tasks are (smart_tg_cpu_weight()).  A SMART task joins the node of its
+ * group on the CPU of its queue when it is enqueued; sched_move_task() takes it off its queue to
  * change its group (task_change_group_smart()).
  *
  * Shares are hierarchical within a priority; priorities and the working
@@ -18,6 +19,61 @@
 static u32 smart_tg_weight(struct task_group *tg)
 {
 	return smart_share_of_weight(READ_ONCE(tg->shares));
+}
+
+/*
+ * A group's weight on @cpu: its cpu.weight in proportion to the part of
+ * its tasks (in it and below it) that are on @cpu's queue, as fair's
+ * calc_group_shares() divides a group's shares by its load on each CPU.
+ * Then a group with one task beside another group's task on one CPU and
+ * three tasks on another CPU does not take half of the first CPU with a
+ * third of its tasks.  The other CPUs' counts are read without their
+ * locks: a hint, refreshed at every tick of the group's tasks.
+ */
+static u32 smart_tg_cpu_weight(struct task_group *tg, int cpu)
+{
+	unsigned int here = READ_ONCE(per_cpu_ptr(tg->smart, cpu)->nr);
+	u64 w = smart_tg_weight(tg), all = 0;
+	int c;
+
+	if (!here)
+		return w;
+	for_each_online_cpu(c)
+		all += READ_ONCE(per_cpu_ptr(tg->smart, c)->nr);
+	if (all > here)
+		w = div64_u64(w * here, all);
+	return max_t(u64, w, SMART_SHARE_MIN);
+}
+
+/**
+ * smart_tick_groups() - bring the weights of a task's groups on its CPU
+ *			 up to date with where their tasks are
+ * @rq:	the rq, locked, its running task @p charged
+ * @p:	the running task
+ *
+ * A weight moves only when it is off by more than an eighth, so that
+ * tasks coming and going elsewhere do not re-share this CPU's queue at
+ * every tick.
+ */
+void smart_tick_groups(struct rq *rq, struct task_struct *p)
+{
+	struct task_group *tg;
+	bool changed = false;
+
+	for (tg = task_group(p); tg && tg->smart; tg = tg->parent) {
+		struct smart_group *g = per_cpu_ptr(tg->smart, cpu_of(rq));
+		u32 w;
+
+		if (!g->nr)
+			continue;
+		w = smart_tg_cpu_weight(tg, cpu_of(rq));
+		if (abs((s64)w - g->weight) * 8 > g->weight) {
+			smart_group_set_weight(&rq->smart.q, g, w);
+			changed = true;
+		}
+	}
+	if (changed)
+		smart_preempt_check(rq);
 }
 
 /**
@@ -77,7 +133,8 @@ void smart_group_set_shares(struct rq *rq, struct task_group *tg)
 	g = per_cpu_ptr(tg->smart, cpu_of(rq));
 	if (g->nr)
 		rq->donor->sched_class->update_curr(rq);
-	smart_group_set_weight(&rq->smart.q, g, smart_tg_weight(tg));
+	smart_group_set_weight(&rq->smart.q, g,
+			       smart_tg_cpu_weight(tg, cpu_of(rq)));
 	if (g->nr)
 		smart_preempt_check(rq);
 }

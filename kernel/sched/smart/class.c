@@ -624,6 +624,7 @@ static inline void smart_kick_balance(struct rq *rq, bool tick) { }
 static void task_tick_smart(struct rq *rq, struct task_struct *p, int queued)
 {
 	update_curr_smart(rq);
+	smart_tick_groups(rq, p);
 	smart_notify_rejected(rq);
 	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 1);
 	smart_kick_balance(rq, true);

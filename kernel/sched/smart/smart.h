@@ -164,6 +164,7 @@ bool smart_alloc_group(struct task_group *tg, struct task_group *parent);
 void smart_free_group(struct task_group *tg);
 void smart_group_set_shares(struct rq *rq, struct task_group *tg);
 struct smart_group *smart_task_group(struct task_struct *p, int cpu);
+void smart_tick_groups(struct rq *rq, struct task_struct *p);
 #else
 static inline bool smart_alloc_group(struct task_group *tg,
 				     struct task_group *parent)
@@ -176,6 +177,7 @@ static inline struct smart_group *smart_task_group(struct task_struct *p,
 {
 	return NULL;
 }
+static inline void smart_tick_groups(struct rq *rq, struct task_struct *p) { }
 #endif
 
 /*

@@ -16,6 +16,8 @@
  *                     sleeping, weights change, CPU 1 goes offline and
  *                     online, groups are removed: no task lost
  *   per_cpu           a pair of groups on every CPU, each CPU 25% / 75%
+ *   spread            two CPUs, equal weights, 1 hog against 3: a group's
+ *                     weight is divided among the CPUs where its tasks are
  *   constrained       a periodic time-constrained task in a group meets
  *                     its deadlines while another group is saturated
  *   cpu_max           sched_smart=all refuses a cpu.max limit
@@ -361,6 +363,36 @@ TEST_F(cg, per_cpu)
 		TH_LOG("CPU %d of %d: a %.1f%% (expected 25 +- 5)", cpu, n, got);
 		EXPECT_TRUE(got >= 20 && got <= 30);
 	}
+}
+
+TEST_F(cg, spread)
+{
+	const char *a = cg_make(self, self->top, "a", 100);
+	const char *b = cg_make(self, self->top, "b", 100);
+	long long wall;
+	double got;
+	int i;
+
+	ASSERT_TRUE(a && b);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU");
+	cg_hog(_metadata, self, a, 3UL, NULL, NULL);
+	for (i = 0; i < 3; i++)
+		cg_hog(_metadata, self, b, 3UL, NULL, NULL);
+	hogs_go(&self->h);
+	settle_measure(&self->h);
+	wall = self->h.t1 - self->h.t0;
+	/*
+	 * The counts even out at two tasks per CPU, so a's hog shares a CPU
+	 * with one of b's three: with b's weight there a third of its 100
+	 * (b has a third of its tasks there), a gets 75% of that CPU; with
+	 * the whole of b's weight on every CPU it would get 50%.
+	 */
+	got = 100.0 * hog_delta(&self->h, 0) / wall;
+	TH_LOG("a (1 hog) beside b (3 hogs) on 2 CPUs: a %.1f%% of a CPU, b %.1f%%",
+	       got, 100.0 * (hog_delta(&self->h, 1) + hog_delta(&self->h, 2) +
+			     hog_delta(&self->h, 3)) / wall);
+	EXPECT_GE(got, 65.0);
 }
 
 struct periodic_result {
