@@ -279,7 +279,9 @@ static bool below(const struct smart_group *g, const struct smart_group *top)
 
 /*
  * Recompute every group's sums from the entities on the queue, and
- * every entity's share from the tree, and compare.
+ * every entity's share from the tree, and compare: sums and the level's
+ * sum exactly, shares within the drift a group's own members may have
+ * (1/32, group.c).
  */
 static bool check_books(struct sim *s, char *why, size_t len)
 {
@@ -339,7 +341,9 @@ static bool check_books(struct sim *s, char *why, size_t len)
 			want = se->group ? smart_group_share(se->group, se->prio,
 							     se->own_share) :
 					   smart_core_share(se->own_share);
-			if (se->share != want) {
+			/* its own group re-shares after a drift of 1/32 */
+			if (se->share > want + want / 32 + 1 ||
+			    se->share + se->share / 32 + 1 < want) {
 				snprintf(why, len, "task %d: share %u, recomputed %u",
 					 i, se->share, want);
 				return false;
@@ -446,20 +450,16 @@ static void test_mass_expiry(void)
 
 	smart_queue_init(&q);
 	smart_group_init(&g, NULL, 1024);
+	/* the cost of N joins one by one into a group, printed */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < N; i++) {
 		smart_entity_init(&se[i], 0, 1024);
 		se[i].group = &g;
 		smart_join(&q, &se[i], SMART_JOIN_NEW, &p);
 	}
-	/* the cost of a join into a group of N, printed */
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (i = 0; i < 100; i++) {
-		smart_leave(&q, &se[N - 1]);
-		smart_join(&q, &se[N - 1], SMART_JOIN_MOVE, &p);
-	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	tap_diag("a leave and a join in a group of %d tasks on one queue: %.1f us",
-		 N, ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e3 / 100);
+	tap_diag("%d joins one by one into one group: %.2f us each on average",
+		 N, ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e3 / N);
 	for (i = 1; i < N; i++)
 		smart_sleep(&q, &se[i], MS(1), &p);
 	clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -175,10 +175,12 @@ struct smart_queue {
  * @sum:	the shares of its members (their @own_share) and the weights of
  *		its child groups that have an entity on the queue at it
  * @nr:		how many members and child groups that is
+ * @shared:	@sum when the shares below were last recomputed
  */
 struct smart_group_level {
 	u64 sum;
 	unsigned int nr;
+	u64 shared;
 };
 
 /**

@@ -124,6 +124,7 @@ static void smart_group_reshare(struct smart_queue *q, struct smart_group *top,
 	for (;;) {
 		u64 sum = g->at[i].sum;
 
+		g->at[i].shared = sum;
 		list_for_each_entry(se, &g->members, group_node) {
 			if (smart_prio_idx(se->prio) == i)
 				smart_reshare(q, se, smart_group_part(g->hshare,
@@ -141,6 +142,31 @@ static void smart_group_reshare(struct smart_queue *q, struct smart_group *top,
 		c->hshare = smart_group_hshare(c, i);
 		g = c;
 	}
+}
+
+/*
+ * After a join or a leave changed the sum at @i of @top and of nothing
+ * above it: if that is the entity's own group, recompute the shares of
+ * its members only once the sum is more than 1/SMART_GROUP_DRIFT away
+ * from the one they were computed with.  Members that join one by one
+ * then cost O(log N) re-insertions each on average instead of O(N),
+ * which a user with thousands of tasks in one group could otherwise turn
+ * into quadratic work under the rq lock.  Meanwhile the members' shares
+ * are within 1/SMART_GROUP_DRIFT of exact, so the group gets at most that
+ * much more or less than its weight; the level's sum stays exact (it
+ * adds the shares the entities have).  A change that reaches a group
+ * above (a child group's first or last entity) re-shares at once.
+ */
+#define SMART_GROUP_DRIFT	32
+
+static void smart_group_changed(struct smart_queue *q, struct smart_group *top,
+				const struct smart_entity *se, unsigned int i)
+{
+	u64 sum = top->at[i].sum, was = top->at[i].shared;
+
+	if (top != se->group || !was || !sum ||
+	    (sum > was ? sum - was : was - sum) * SMART_GROUP_DRIFT > was)
+		smart_group_reshare(q, top, i);
 }
 
 /**
@@ -174,7 +200,7 @@ u32 smart_group_enter(struct smart_queue *q, struct smart_entity *se)
 		if (!g->nr++ && g->parent)
 			list_add_tail(&g->sibling, &g->parent->children);
 	}
-	smart_group_reshare(q, top, i);
+	smart_group_changed(q, top, se, i);
 	list_add_tail(&se->group_node, &se->group->members);
 	return smart_group_share(se->group, se->prio, se->own_share);
 }
@@ -205,7 +231,7 @@ void smart_group_exit(struct smart_queue *q, struct smart_entity *se)
 			list_del_init(&g->sibling);
 	}
 	if (!q->gbatch) {
-		smart_group_reshare(q, top, i);
+		smart_group_changed(q, top, se, i);
 		return;
 	}
 	if (!top->dirty)
