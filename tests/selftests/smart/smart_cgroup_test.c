@@ -18,6 +18,10 @@
  *   per_cpu           a pair of groups on every CPU, each CPU 25% / 75%
  *   spread            two CPUs, equal weights, 1 hog against 3: a group's
  *                     weight is divided among the CPUs where its tasks are
+ *   flood             an unprivileged process with 200 threads that
+ *                     sleep past their credit and wake, again and again
+ *                     (83% of a CPU in all), in a group of the same weight
+ *                     as one hog's: the hog keeps at least half the CPU
  *   constrained       a periodic time-constrained task in a group meets
  *                     its deadlines while another group is saturated
  *   cpu_max           sched_smart=all refuses a cpu.max limit
@@ -393,6 +397,54 @@ TEST_F(cg, spread)
 	       got, 100.0 * (hog_delta(&self->h, 1) + hog_delta(&self->h, 2) +
 			     hog_delta(&self->h, 3)) / wall);
 	EXPECT_GE(got, 65.0);
+}
+
+#define FLOOD_THREADS 200
+
+/* sleeps 101-140 ms (past the 100 ms credit), spins 0.5 ms, forever */
+static void *flood_thread(void *arg)
+{
+	unsigned int seed = (unsigned int)(uintptr_t)arg;
+
+	for (;;) {
+		sleep_ns((101 + rand_r(&seed) % 40) * NSEC_PER_MSEC);
+		spin_cpu_ns(500000);
+	}
+	return NULL;
+}
+
+static void flood_body(void *arg)
+{
+	pthread_t t;
+	int i;
+
+	(void)arg;
+	if (drop_to_nobody())
+		_exit(5);
+	for (i = 0; i < FLOOD_THREADS; i++)
+		if (pthread_create(&t, NULL, flood_thread, (void *)(uintptr_t)i))
+			_exit(6);
+	pause();
+}
+
+TEST_F(cg, flood)
+{
+	const char *a = cg_make(self, self->top, "a", 100);
+	const char *b = cg_make(self, self->top, "b", 100);
+	long long wall;
+	double got;
+
+	ASSERT_TRUE(a && b);
+	cg_hog(_metadata, self, a, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, b, CPU0, flood_body, NULL);
+	hogs_go(&self->h);
+	settle_measure(&self->h);
+	wall = self->h.t1 - self->h.t0;
+	got = 100.0 * hog_delta(&self->h, 0) / wall;
+	TH_LOG("hog in a: %.1f%% of CPU 0; %d threads of nobody in b: %.1f%%",
+	       got, FLOOD_THREADS, 100.0 * hog_delta(&self->h, 1) / wall);
+	EXPECT_TRUE(hog_alive(&self->h, 1));
+	EXPECT_GE(got, 45.0);
 }
 
 struct periodic_result {
