@@ -332,17 +332,36 @@ struct rq *smart_lock_charged(struct task_struct *p, struct rq_flags *rf)
 }
 
 /*
+ * Preempt the running task if another one should run.  @told: it has
+ * just begun a constraint that cannot be met and was told so; the
+ * switch may then wait for the decision timer (smart_preempt_check_told()).
+ */
+static void smart_preempt(struct rq *rq, bool told)
+{
+	struct task_struct *curr = rq->donor, *next;
+	u64 res = READ_ONCE(smart_resolution_ns);
+
+	update_curr_smart(rq);
+	next = curr->sched_class == &smart_sched_class ? smart_next(rq) : curr;
+	if (next != curr) {
+		if (told && !test_tsk_need_resched(curr) && next &&
+		    smart_se(next)->prio <= smart_se(curr)->prio &&
+		    smart_ws_slack(smart_q(rq), ktime_get_ns()) >= res)
+			smart_start_timer(rq, res);
+		else
+			resched_curr(rq);
+	}
+	smart_notify_rejected(rq);
+}
+
+/*
  * Something changed on @rq's queue: preempt if another task should run.
  * The running task is charged first, so that the decision sees what its
  * constraint has left.  @rq's clock is up to date.
  */
 void smart_preempt_check(struct rq *rq)
 {
-	update_curr_smart(rq);
-	if (rq->donor->sched_class == &smart_sched_class &&
-	    smart_next(rq) != rq->donor)
-		resched_curr(rq);
-	smart_notify_rejected(rq);
+	smart_preempt(rq, false);
 }
 
 /**
@@ -361,20 +380,7 @@ void smart_preempt_check(struct rq *rq)
  */
 void smart_preempt_check_told(struct rq *rq)
 {
-	struct task_struct *curr = rq->donor, *next;
-	u64 res = READ_ONCE(smart_resolution_ns);
-
-	update_curr_smart(rq);
-	next = curr->sched_class == &smart_sched_class ? smart_next(rq) : curr;
-	if (next != curr) {
-		if (!test_tsk_need_resched(curr) && next &&
-		    smart_se(next)->prio <= smart_se(curr)->prio &&
-		    smart_ws_slack(smart_q(rq), ktime_get_ns()) >= res)
-			smart_start_timer(rq, res);
-		else
-			resched_curr(rq);
-	}
-	smart_notify_rejected(rq);
+	smart_preempt(rq, true);
 }
 
 /*
@@ -594,19 +600,22 @@ static void put_prev_task_smart(struct rq *rq, struct task_struct *p,
 
 static void set_next_task_smart(struct rq *rq, struct task_struct *p, bool first)
 {
+	bool told;
+
 	p->se.exec_start = rq_clock_task(rq);
 	/* The time before was not SMART's (put_prev_task_smart() ends it). */
 	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 0);
 	smart_wait_end(p);
-	if (rq->smart.told == p) {
+	told = rq->smart.told == p;
+	if (told) {
 		/* It runs: it hears it now, whichever way it was chosen. */
 		rq->smart.told = NULL;
 		rq->smart.last_told = rq_clock(rq);
-	} else if (rq->smart.rescue_next == p) {
-		rq->smart.last_rescue = rq_clock(rq);
 	}
 	if (rq->smart.rescue_next == p) {
 		/* A starving or a told task out of order: one short slice. */
+		if (!told)
+			rq->smart.last_rescue = rq_clock(rq);
 		rq->smart.rescue_next = NULL;
 		rq->smart.rescued = p;
 		smart_start_timer(rq, READ_ONCE(smart_resolution_ns));
