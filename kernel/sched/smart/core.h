@@ -42,10 +42,16 @@ static inline u32 smart_core_share(u32 share)
 	return share << SMART_SHARE_SHIFT;
 }
 
-/* A share in the core's units, rounded to the uapi's (for the views). */
+/* Shares in the core's units, rounded to the uapi's (for the views). */
+static inline u64 smart_user_shares(u64 shares)
+{
+	return (shares + (1U << (SMART_SHARE_SHIFT - 1))) >> SMART_SHARE_SHIFT;
+}
+
+/* One entity's share, as smart_user_shares(). */
 static inline u32 smart_user_share(u32 share)
 {
-	return (share + (1U << (SMART_SHARE_SHIFT - 1))) >> SMART_SHARE_SHIFT;
+	return smart_user_shares(share);
 }
 
 /**

@@ -85,8 +85,7 @@ static void smart_show_cpu(struct seq_file *m, int cpu)
 		if (l->nr)
 			seq_printf(m, "level %d vtime %llu shares %llu nr %u\n",
 				   (int)i + SMART_PRIO_MIN, l->vtime,
-				   (l->shares + (1U << (SMART_SHARE_SHIFT - 1))) >>
-				   SMART_SHARE_SHIFT, l->nr);
+				   smart_user_shares(l->shares), l->nr);
 	}
 	for (n = rb_first_cached(&q->tree); n; n = rb_next(n))
 		smart_show_entity(m, rq, rb_entry(n, struct smart_entity, node));
