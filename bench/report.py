@@ -1093,6 +1093,12 @@ def groups_scale(recs, label):
             r.get("label") == label}
 
 
+def groups_record(recs, kind, label):
+    """The groups record of @kind (fluct, periodic) under @label, or None."""
+    return next((r for r in recs if r.get("kind") == kind and
+                 r.get("label") == label), None)
+
+
 def hist_percentile(hist, bin_ms, q):
     """Upper edge (ms) of the bin where fraction @q of the samples is."""
     total = sum(hist or [])
@@ -1123,30 +1129,26 @@ def section_groups(res, targets):
               "within 1%); and of 5 processes in a leaf d groups deep, "
               "relative to no group (the paper: within 0.2%).", ""]
     rows = []
+
+    def point(lb, sc, n, d, group, name, rel):
+        """One row of (n threads, depth d) against no group; its target."""
+        q = ratio(sc.get((n, d)), sc.get((n, 0)))
+        rows.append([lb, "%s threads" % n, group, fmt_int(sc.get((n, 0))),
+                     fmt_int(sc.get((n, d))), fmt(q, 4)])
+        if lb == "SMART" and q is not None:
+            own.append(Target("groups", name, fmt(q, 4), abs(q - 1) <= rel))
+
     for lb in labels:
         sc = groups_scale(recs, lb)
         for (n, d) in sorted(k for k in sc if k[1] == 1):
-            q = ratio(sc.get((n, 1)), sc.get((n, 0)))
-            rows.append([lb, "%s threads" % n, "leaf (depth 1)",
-                         fmt_int(sc.get((n, 0))), fmt_int(sc.get((n, 1))),
-                         fmt(q, 4)])
-            if lb == "SMART" and q is not None:
-                own.append(Target("groups", "SMART %s threads in a leaf: "
-                                  "within %.0f%% of no group" %
-                                  (n, 100 * TARGET_GROUP_THREADS_REL),
-                                  fmt(q, 4),
-                                  abs(q - 1) <= TARGET_GROUP_THREADS_REL))
+            point(lb, sc, n, 1, "leaf (depth 1)",
+                  "SMART %s threads in a leaf: within %.0f%% of no group" %
+                  (n, 100 * TARGET_GROUP_THREADS_REL),
+                  TARGET_GROUP_THREADS_REL)
         for (n, d) in sorted(k for k in sc if k[0] == 5 and k[1] > 1):
-            q = ratio(sc.get((5, d)), sc.get((5, 0)))
-            rows.append([lb, "5 threads", "depth %s" % d,
-                         fmt_int(sc.get((5, 0))), fmt_int(sc.get((5, d))),
-                         fmt(q, 4)])
-            if lb == "SMART" and q is not None:
-                own.append(Target("groups", "SMART leaf at depth %s: within "
-                                  "%.1f%% of no group" %
-                                  (d, 100 * TARGET_GROUP_DEPTH_REL),
-                                  fmt(q, 4),
-                                  abs(q - 1) <= TARGET_GROUP_DEPTH_REL))
+            point(lb, sc, 5, d, "depth %s" % d,
+                  "SMART leaf at depth %s: within %.1f%% of no group" %
+                  (d, 100 * TARGET_GROUP_DEPTH_REL), TARGET_GROUP_DEPTH_REL)
     lines += md_table(["label", "load", "group", "iterations, no group",
                        "iterations, in group", "ratio"], rows)
 
@@ -1158,8 +1160,7 @@ def section_groups(res, targets):
               "against b (8 hogs) at equal weights: a should get 50%.", ""]
     rows = []
     for lb in labels:
-        r = next((x for x in recs if x.get("kind") == "fluct" and
-                  x.get("label") == lb), None)
+        r = groups_record(recs, "fluct", lb)
         if not r:
             continue
         secs = r.get("seconds") or []
@@ -1199,8 +1200,7 @@ def section_groups(res, targets):
               "Dispatch latency = start of a job - its release.", ""]
     rows = []
     for lb in labels:
-        r = next((x for x in recs if x.get("kind") == "periodic" and
-                  x.get("label") == lb), None)
+        r = groups_record(recs, "periodic", lb)
         if not r:
             continue
         hist, bin_ms = r.get("latency_hist"), num(r.get("latency_bin_ms"))
@@ -1688,15 +1688,13 @@ def plot_groups(res, plt, path):
         ds = sorted(d for (n, d) in sc if n == 5 and (5, 0) in sc)
         ax1.plot(ds, [ratio(sc[(5, d)], sc[(5, 0)]) for d in ds], marker="s",
                  linestyle="--", color=color, label="%s: 5 threads, depth" % lb)
-        r = next((x for x in recs if x.get("kind") == "fluct" and
-                  x.get("label") == lb), None)
+        r = groups_record(recs, "fluct", lb)
         if r:
             secs = r.get("seconds") or []
             ax2.plot(range(len(secs)), [ratio(s.get("b_ms"), s.get("a_ms"))
                                         for s in secs],
                      marker=".", color=color, label="%s b:a" % lb)
-        r = next((x for x in recs if x.get("kind") == "periodic" and
-                  x.get("label") == lb), None)
+        r = groups_record(recs, "periodic", lb)
         if r and r.get("latency_hist"):
             hist, w = r["latency_hist"], num(r.get("latency_bin_ms")) or 1
             total, run, cum = sum(hist) or 1, 0, []
