@@ -838,10 +838,13 @@ static void *res_fn(void *arg)
 	return NULL;
 }
 
+/* res_run(): too many jobs waited through a host stall */
+#define RES_STALLED	LLONG_MIN
+
 /*
  * One run of RES_JOBS jobs; returns the p99 lateness against the latest
- * start time over the jobs that did not wait through a host stall, or -1
- * when too many did.
+ * start time over the jobs that did not wait through a host stall (below
+ * zero when they started before it), or RES_STALLED when too many did.
  */
 static long long res_run(struct __test_metadata *_metadata, struct res_task *t,
 			 const struct res_stalls *st, long long res)
@@ -886,7 +889,7 @@ static long long res_run(struct __test_metadata *_metadata, struct res_task *t,
 	TH_LOG("host stalls of the vCPU seen by the hog so far: %ld; %d of %d jobs "
 	       "waited through one and are left out", st->n, stalled, RES_JOBS);
 	if (stalled > RES_JOBS / 10)
-		return -1;
+		return RES_STALLED;
 	qsort(wake, n, sizeof(wake[0]), smart_cmp_ll);
 	qsort(late, n, sizeof(late[0]), smart_cmp_ll);
 	p99 = pct_ll(late, n, 99);
@@ -939,12 +942,12 @@ TEST_F(rt, resolution)
 	 */
 	for (run = 0; run < 2; run++) {
 		p99 = res_run(_metadata, t, st, res);
-		if (p99 >= 0 && p99 <= res + MS / 2)
+		if (p99 != RES_STALLED && p99 <= res + MS / 2)
 			break;
-		if (p99 >= 0 && run == 0)
+		if (p99 != RES_STALLED && run == 0)
 			TH_LOG("p99 %.3f ms over the limit: once more", ms(p99));
 	}
-	if (p99 < 0) {
+	if (p99 == RES_STALLED) {
 		munmap(st, sizeof(*st));
 		free(t);
 		SKIP(return, "the host stopped the vCPU during more than %d of %d jobs",
