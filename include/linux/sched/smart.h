@@ -61,6 +61,30 @@ struct smart_future {
 };
 
 /**
+ * struct smart_infer - the rhythm the scheduler observes in a task that
+ *			makes no SMART call (kernel/sched/smart/infer.c)
+ * @release:	when its current period began (ns), 0 before its first
+ *		wake-up
+ * @runtime:	its CPU time then (ns)
+ * @period:	T, the smoothed time between releases (ns), 0 while unknown
+ * @jitter:	mean deviation of the releases from @period (ns)
+ * @demand:	the smoothed CPU time it uses per period (ns)
+ * @demand_dev:	mean deviation of that (ns)
+ * @hits:	credit of releases that came in rhythm
+ * @misses:	wake-ups in a row that did not
+ */
+struct smart_infer {
+	u64 release;
+	u64 runtime;
+	u64 period;
+	u64 jitter;
+	u64 demand;
+	u64 demand_dev;
+	u32 hits;
+	u32 misses;
+};
+
+/**
  * struct smart_entity - the per-task state of the algorithm
  * @node:		in smart_queue::tree while runnable
  * @sleep_node:		in smart_queue::sleepers while sleeping on the queue

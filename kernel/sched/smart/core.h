@@ -291,6 +291,18 @@ void smart_tc_set_used(struct smart_entity *se, u64 used);
 bool smart_value_before(const struct smart_entity *a,
 			const struct smart_entity *b);
 
+/*
+ * Releases in rhythm (infer.c) before a task that makes no SMART call is
+ * taken as periodic: half a second of a 15 frames/s player.
+ */
+#define SMART_INFER_HITS	8
+
+void smart_infer_reset(struct smart_infer *inf);
+bool smart_infer_periodic(const struct smart_infer *inf);
+bool smart_infer_wake(struct smart_infer *inf, u64 now, u64 runtime);
+void smart_infer_tc(const struct smart_infer *inf, u64 now,
+		    struct smart_tc *tc);
+
 u64 smart_vtime(const struct smart_entity *se);
 s64 smart_lag_ns(const struct smart_entity *se);
 
