@@ -145,7 +145,8 @@ struct smart_entity {
  * @tc_timer:		fires at the constraint's latest start time (to
  *			notify) and at its deadline (to expire it)
  * @tc_timer_ref:	@tc_timer holds a reference on the task
- * @tc_flags:		SMART_CONSTRAINT_* of the active constraint
+ * @tc_flags:		SMART_CONSTRAINT_* of the active constraint, or
+ *			SMART_TC_IMPLICIT and SMART_TC_DONE for one inferred
  * @tc_notified:	the active constraint was notified (once only)
  * @tc_cookie:		cookie of the active constraint
  * @tc_runtime:		the task's CPU time (se.sum_exec_runtime) when the
@@ -158,6 +159,14 @@ struct smart_entity {
  *			is not sent (written under the task's siglock)
  * @pi_boosted:		out of the class for a priority-inheritance boost,
  *			its SMART state kept for the de-boost
+ * @infer:		its rhythm as observed (kernel/sched/smart/infer.c)
+ * @infer_shown:	the period last reported by the smart_infer
+ *			tracepoint, 0 while it is not taken as periodic
+ * @infer_shown_demand: the demand it reported with it
+ * @infer_met:		implicit constraints it finished in time
+ * @infer_missed:	implicit constraints still running at their deadline
+ * @tc_explicit:	it began a time constraint of its own since its last
+ *			exec: no more are inferred for it
  *
  * The tc_*, notify_* and pi_boosted fields are protected by the task's
  * rq lock.
@@ -183,6 +192,12 @@ struct sched_smart_entity {
 	bool pi_boosted;
 	u64 notify_cookie;
 	u64 exec_seq;
+	struct smart_infer infer;
+	u64 infer_shown;
+	u64 infer_shown_demand;
+	u64 infer_met;
+	u64 infer_missed;
+	bool tc_explicit;
 };
 
 #ifdef CONFIG_SCHED_SMART

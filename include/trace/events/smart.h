@@ -179,6 +179,39 @@ TRACE_EVENT(smart_constraint_end,
 				   { SMART_TC_EXEC,	"exec" }))
 );
 
+/*
+ * What the scheduler infers of a task that makes no time constraint of
+ * its own changed (kernel/sched/smart/infer.c): it is now taken as
+ * periodic, or no longer (period 0), or its period or demand moved by
+ * more than an eighth.
+ */
+TRACE_EVENT(smart_infer,
+
+	TP_PROTO(struct task_struct *p, u64 period, u64 demand, u64 jitter),
+
+	TP_ARGS(p, period, demand, jitter),
+
+	TP_STRUCT__entry(
+		__array(char,	comm,	TASK_COMM_LEN)
+		__field(pid_t,	pid)
+		__field(u64,	period)
+		__field(u64,	demand)
+		__field(u64,	jitter)
+	),
+
+	TP_fast_assign(
+		memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
+		__entry->pid		= p->pid;
+		__entry->period		= period;
+		__entry->demand		= demand;
+		__entry->jitter		= jitter;
+	),
+
+	TP_printk("comm=%s pid=%d period=%llu demand=%llu jitter=%llu",
+		  __entry->comm, __entry->pid, __entry->period,
+		  __entry->demand, __entry->jitter)
+);
+
 TRACE_EVENT(smart_notify,
 
 	TP_PROTO(struct task_struct *p, int code, u64 now),

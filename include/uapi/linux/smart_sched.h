@@ -38,7 +38,8 @@
 
 /* struct smart_attr::flags */
 #define SMART_FLAG_RESET_ON_FORK 0x01	/* children: prio/share at most default */
-#define SMART_FLAG_ALL		SMART_FLAG_RESET_ON_FORK
+#define SMART_FLAG_NO_INFER	0x02	/* no constraints inferred from its wake-ups */
+#define SMART_FLAG_ALL		(SMART_FLAG_RESET_ON_FORK | SMART_FLAG_NO_INFER)
 
 /**
  * struct smart_attr - SMART scheduling attributes of one thread
@@ -55,6 +56,10 @@
  * @constraints_met:	time constraints that ended on time
  * @constraints_missed:	time constraints that ended late or expired
  * @notifications:	notifications sent to this thread
+ * @infer_period_ns:	the period the scheduler inferred from the thread's
+ *			wake-ups while it makes no constraint of its own,
+ *			0 if it is not taken as periodic
+ * @infer_demand_ns:	the CPU time it uses per inferred period (0 if none)
  */
 struct smart_attr {
 	__u32 size;
@@ -68,9 +73,12 @@ struct smart_attr {
 	__u64 constraints_met;
 	__u64 constraints_missed;
 	__u64 notifications;
+	__u64 infer_period_ns;
+	__u64 infer_demand_ns;
 };
 
 #define SMART_ATTR_SIZE_VER0	64	/* sizeof first published struct */
+#define SMART_ATTR_SIZE_VER1	80	/* adds infer_period_ns, infer_demand_ns */
 
 /* struct smart_constraint::flags */
 #define SMART_CONSTRAINT_NOTIFY	0x01	/* signal when the deadline cannot be met */

@@ -478,9 +478,10 @@ static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 	if (!se->queue)
 		se->group = smart_task_group(p, cpu_of(rq));
 
-	if (flags & ENQUEUE_WAKEUP)
+	if (flags & ENQUEUE_WAKEUP) {
 		smart_wake(q, se, rq_clock(rq), &sp);
-	else if (flags & ENQUEUE_INITIAL)
+		smart_infer_wake_task(rq, p);
+	} else if (flags & ENQUEUE_INITIAL)
 		smart_join(q, se, SMART_JOIN_NEW, &sp);
 	else
 		smart_join(q, se, SMART_JOIN_MOVE, &sp);
@@ -501,6 +502,7 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 
 	/* An exiting task must not stay on the queue as a sleeper. */
 	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD) {
+		smart_infer_sleep_task(p);
 		smart_sleep(q, se, rq_clock(rq), &sp);
 	} else {
 		if (READ_ONCE(p->__state) == TASK_DEAD) {
@@ -633,6 +635,7 @@ static inline void smart_kick_balance(struct rq *rq, bool tick) { }
 static void task_tick_smart(struct rq *rq, struct task_struct *p, int queued)
 {
 	update_curr_smart(rq);
+	smart_infer_tick(rq, p);
 	smart_tick_groups(rq, p);
 	smart_notify_rejected(rq);
 	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 1);

@@ -177,6 +177,42 @@ void smart_tc_watch(struct task_struct *p)
 			tc->deadline - left : now);
 }
 
+/*
+ * End @p's active constraint without a new decision: smart_tc_finish(),
+ * or the wake-up that begins the next implicit one.  An implicit
+ * constraint is not counted with those the task began (it has no
+ * notification and no trace of its own): it was met if the task went to
+ * sleep before its deadline (smart_infer_sleep_task()), missed if it was
+ * still running when the deadline passed.
+ */
+static u64 smart_tc_close(struct task_struct *p, u64 now, int why)
+{
+	struct sched_smart_entity *sse = &p->smart;
+	struct smart_entity *se = &sse->core;
+	struct smart_params sp = smart_params_now();
+	bool met = why != SMART_TC_EXPIRED &&
+		   (s64)(now - se->tc.deadline) <= 0;
+	u64 used;
+
+	smart_tc_sync(p);
+	if (sse->tc_flags & SMART_TC_IMPLICIT) {
+		if (!(sse->tc_flags & SMART_TC_DONE) && !met)
+			sse->infer_missed++;
+	} else {
+		if (met)
+			sse->constraints_met++;
+		else
+			sse->constraints_missed++;
+		if (why == SMART_TC_EXPIRED)
+			smart_notify(p, SMART_NOTIFY_EXPIRED);
+		trace_smart_constraint_end(p, se->tc.used, met, why);
+	}
+	used = smart_tc_end(se->queue, se, &sp);
+	sse->tc_flags = 0;
+	/* The timer stays: a callback with no constraint lets it go. */
+	return used;
+}
+
 /**
  * smart_tc_finish() - end a task's active time constraint
  * @rq:		the task's rq, locked, clock updated
@@ -192,24 +228,8 @@ void smart_tc_watch(struct task_struct *p)
  */
 u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why)
 {
-	struct sched_smart_entity *sse = &p->smart;
-	struct smart_entity *se = &sse->core;
-	struct smart_params sp = smart_params_now();
-	bool met = why != SMART_TC_EXPIRED &&
-		   (s64)(now - se->tc.deadline) <= 0;
-	u64 used;
+	u64 used = smart_tc_close(p, now, why);
 
-	smart_tc_sync(p);
-	if (met)
-		sse->constraints_met++;
-	else
-		sse->constraints_missed++;
-	if (why == SMART_TC_EXPIRED)
-		smart_notify(p, SMART_NOTIFY_EXPIRED);
-	trace_smart_constraint_end(p, se->tc.used, met, why);
-	used = smart_tc_end(se->queue, se, &sp);
-	sse->tc_flags = 0;
-	/* The timer stays: a callback with no constraint lets it go. */
 	/*
 	 * smart_tc_end() moved @p in the tree, if it is in it: re-decide,
 	 * unless one task at most is runnable.  That one keeps the CPU and
@@ -219,6 +239,147 @@ u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why)
 	if (rq->smart.q.nr_runnable > 1)
 		smart_preempt_check(rq);
 	return used;
+}
+
+/* The budget of a constraint @p begins now counts its CPU clock from here. */
+static void smart_tc_start(struct task_struct *p, const struct smart_tc *tc,
+			   u32 flags)
+{
+	struct sched_smart_entity *sse = &p->smart;
+
+	smart_tc_begin(sse->core.queue, &sse->core, tc);
+	sse->tc_runtime = p->se.sum_exec_runtime;
+	sse->tc_flags = flags;
+	sse->tc_notified = false;
+}
+
+/*
+ * Implicit constraints (infer.c) for tasks that make none of their own.
+ * On by default; kernel.smart.infer turns it off for every task and
+ * SMART_FLAG_NO_INFER for one.
+ */
+int smart_infer_on = 1;
+
+static bool smart_infers(const struct task_struct *p)
+{
+	return READ_ONCE(smart_infer_on) && !p->smart.tc_explicit &&
+	       !(p->smart.flags & SMART_FLAG_NO_INFER);
+}
+
+/* Report a change of what is inferred of @p: begun, ended, moved by 1/8. */
+static void smart_infer_show(struct task_struct *p)
+{
+	struct sched_smart_entity *sse = &p->smart;
+	const struct smart_infer *inf = &sse->infer;
+	bool on = smart_infer_periodic(inf);
+	u64 period = on ? inf->period : 0, demand = on ? inf->demand : 0;
+
+	if (period == sse->infer_shown &&
+	    abs_diff(demand, sse->infer_shown_demand) <= demand >> 3)
+		return;
+	if (period && sse->infer_shown &&
+	    abs_diff(period, sse->infer_shown) <= period >> 3 &&
+	    abs_diff(demand, sse->infer_shown_demand) <= demand >> 3)
+		return;
+	sse->infer_shown = period;
+	sse->infer_shown_demand = demand;
+	trace_smart_infer(p, period, demand, inf->jitter);
+}
+
+/**
+ * smart_infer_forget() - forget what was learned of a task's rhythm
+ * @p:	the task, its rq locked (or not yet running)
+ */
+void smart_infer_forget(struct task_struct *p)
+{
+	smart_infer_reset(&p->smart.infer);
+	smart_infer_show(p);
+}
+
+/**
+ * smart_infer_wake_task() - a SMART task woke up
+ * @rq:	its rq, locked, clock updated
+ * @p:	the task, just put back in its queue's tree
+ *
+ * The wake-up is shown to the inference.  If it begins a new period of a
+ * periodic task, the implicit constraint of the last period ends and
+ * that of this one begins: due at the next release, with the demand and
+ * a margin as its estimate (smart_infer_tc()).  An implicit constraint
+ * whose deadline has passed ends here at the latest.  The decision that
+ * follows the wake-up (wakeup_preempt()) sees the result.
+ */
+void smart_infer_wake_task(struct rq *rq, struct task_struct *p)
+{
+	struct sched_smart_entity *sse = &p->smart;
+	bool implicit = sse->tc_flags & SMART_TC_IMPLICIT, release = false;
+	struct smart_tc tc;
+	int why = -1;
+	u64 now;
+
+	if (smart_infers(p))
+		release = smart_infer_wake(&sse->infer, rq_clock(rq),
+					   p->se.sum_exec_runtime);
+	else if (sse->infer.release)
+		smart_infer_forget(p);
+	if (!release && !implicit)
+		goto show;
+	now = ktime_get_ns();
+	if (release)
+		why = SMART_TC_REPLACED;
+	else if ((s64)(now - sse->core.tc.deadline) >= 0)
+		why = SMART_TC_EXPIRED;
+	else if (!smart_infers(p))
+		why = SMART_TC_LEFT;
+	if (implicit && why >= 0)
+		smart_tc_close(p, now, why);
+	if (release) {
+		smart_infer_tc(&sse->infer, now, &tc);
+		smart_tc_start(p, &tc, SMART_TC_IMPLICIT);
+	}
+show:
+	smart_infer_show(p);
+}
+
+/**
+ * smart_infer_sleep_task() - a SMART task goes to sleep
+ * @p:	the task, its rq locked
+ *
+ * Under an implicit constraint that is its job done: counted met if it
+ * is before the deadline.  The constraint stays until the next release
+ * (a wake-up inside the period finds what is left of the estimate).
+ */
+void smart_infer_sleep_task(struct task_struct *p)
+{
+	struct sched_smart_entity *sse = &p->smart;
+
+	if ((sse->tc_flags & (SMART_TC_IMPLICIT | SMART_TC_DONE)) !=
+	    SMART_TC_IMPLICIT)
+		return;
+	sse->tc_flags |= SMART_TC_DONE;
+	if ((s64)(ktime_get_ns() - sse->core.tc.deadline) <= 0)
+		sse->infer_met++;
+	else
+		sse->infer_missed++;
+}
+
+/**
+ * smart_infer_tick() - the tick of a running SMART task
+ * @rq:	its rq, locked, clock updated, @p charged
+ * @p:	the task
+ *
+ * An implicit constraint still running at its deadline ends (missed):
+ * the task was not what its rhythm said, and competes as a conventional
+ * task again.
+ */
+void smart_infer_tick(struct rq *rq, struct task_struct *p)
+{
+	u64 now;
+
+	if (!(p->smart.tc_flags & SMART_TC_IMPLICIT))
+		return;
+	now = ktime_get_ns();
+	if ((s64)(now - p->smart.core.tc.deadline) >= 0)
+		smart_tc_finish(rq, p, now, SMART_TC_EXPIRED);
 }
 
 /**
@@ -234,11 +395,11 @@ void smart_tc_install(struct rq *rq, struct task_struct *p,
 {
 	struct sched_smart_entity *sse = &p->smart;
 
-	smart_tc_begin(sse->core.queue, &sse->core, tc);
-	sse->tc_runtime = p->se.sum_exec_runtime;
-	sse->tc_flags = c->flags & SMART_CONSTRAINT_NOTIFY;
+	smart_tc_start(p, tc, c->flags & SMART_CONSTRAINT_NOTIFY);
 	sse->tc_cookie = c->cookie;
-	sse->tc_notified = false;
+	/* A program that states its constraints is not second-guessed. */
+	sse->tc_explicit = true;
+	smart_infer_forget(p);
 	/*
 	 * @p is current: its latest start time is watched once it stops.
 	 * Until then the timer fires by the deadline, or earlier where the
@@ -331,6 +492,12 @@ void smart_tc_fork(struct task_struct *p)
 	sse->notify_queued = false;
 	sse->notify_cookie = 0;
 	sse->exec_seq = 0;
+	smart_infer_reset(&sse->infer);
+	sse->infer_shown = 0;
+	sse->infer_shown_demand = 0;
+	sse->infer_met = 0;
+	sse->infer_missed = 0;
+	sse->tc_explicit = false;
 }
 
 /**
@@ -359,6 +526,9 @@ void sched_smart_exec(bool secureexec)
 	sse->notify_code = 0;
 	if (secureexec)
 		sse->notify_signal = 0;
+	/* The new program's rhythm is learned afresh. */
+	sse->tc_explicit = false;
+	smart_infer_forget(p);
 	task_rq_unlock(rq, p, &rf);
 
 	spin_lock_irq(&p->sighand->siglock);

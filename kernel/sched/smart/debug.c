@@ -12,7 +12,8 @@
  *	level <prio> vtime <virtual ns> shares <sum> nr <n>
  *	task <pid> state <R|Q|S> prio <p> share <S> bvft <v> lag <ns>
  *	     bias <ns> quantum <ns> exec <ns> deadline <ns> estimate <ns>
- *	     used <ns> own <share> group <cgroup id> comm <comm>  (one line)
+ *	     used <ns> own <share> group <cgroup id> period <ns>
+ *	     demand <ns> comm <comm>  (one line)
  *	ws <pid> deadline <ns> left <ns>
  *
  *   Records after a cpu line belong to that CPU.  Levels are listed when
@@ -20,7 +21,9 @@
  *   asleep on the queue (S, sleep credit).  share is what the task gets
  *   on the queue, own the share it was given: they differ in a task group
  *   (group.c), whose cgroup id (the inode of its directory in the cgroup
- *   v2 hierarchy, 1 for the root) is group.  ws is the working schedule of
+ *   v2 hierarchy, 1 for the root) is group.  period and demand are what
+ *   the scheduler inferred of a task that makes no constraint of its own
+ *   (infer.c), 0 if it is not taken as periodic.  ws is the working schedule of
  *   the §3.2 decision, in deadline order.  comm is last and runs to the
  *   end of the line; a thread names itself, so every byte of it that is
  *   not printable ASCII, and the backslash, is printed as \ooo (octal) and
@@ -52,12 +55,15 @@ static void smart_show_entity(struct seq_file *m, struct rq *rq,
 	char state = se->state == SMART_SE_SLEEPING ? 'S' :
 		     rq->donor == p ? 'R' : 'Q';
 
-	seq_printf(m, "task %d state %c prio %d share %u bvft %llu lag %lld bias %llu quantum %llu exec %llu deadline %llu estimate %llu used %llu own %u group %llu comm ",
+	bool periodic = smart_infer_periodic(&p->smart.infer);
+
+	seq_printf(m, "task %d state %c prio %d share %u bvft %llu lag %lld bias %llu quantum %llu exec %llu deadline %llu estimate %llu used %llu own %u group %llu period %llu demand %llu comm ",
 		   task_pid_nr(p), state, se->prio, smart_user_share(se->share),
 		   se->bvft,
 		   smart_lag_ns(se), se->bias, se->quantum, se->exec,
 		   se->tc.deadline, se->tc.estimate, se->tc.used, se->own_share,
-		   smart_group_id(p));
+		   smart_group_id(p), periodic ? p->smart.infer.period : 0,
+		   periodic ? p->smart.infer.demand : 0);
 	seq_escape_str(m, p->comm, ESCAPE_OCTAL | ESCAPE_NAP | ESCAPE_APPEND,
 		       "\\");
 	seq_putc(m, '\n');
@@ -167,5 +173,12 @@ void smart_proc_show_task(struct task_struct *p, struct seq_file *m)
 	SMART_P("constraints_met", sse->constraints_met);
 	SMART_P("constraints_missed", sse->constraints_missed);
 	SMART_P("notifications", sse->notifications);
+	SMART_P("infer_periodic", smart_infer_periodic(&sse->infer));
+	SMART_P("infer_period", sse->infer.period);
+	SMART_P("infer_jitter", sse->infer.jitter);
+	SMART_P("infer_demand", sse->infer.demand);
+	SMART_P("infer_implicit", !!(sse->tc_flags & SMART_TC_IMPLICIT));
+	SMART_P("infer_met", sse->infer_met);
+	SMART_P("infer_missed", sse->infer_missed);
 	task_rq_unlock(rq, p, &rf);
 }

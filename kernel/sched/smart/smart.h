@@ -189,8 +189,22 @@ static inline bool smart_refuses_bandwidth(u64 quota)
 	return sched_smart_all && quota != RUNTIME_INF;
 }
 
+/*
+ * sched_smart_entity::tc_flags of an implicit constraint, one the kernel
+ * inferred (infer.c) for a task that makes none of its own, and of one
+ * whose task has gone to sleep under it (its job is done).
+ */
+#define SMART_TC_IMPLICIT	0x80000000U
+#define SMART_TC_DONE		0x40000000U
+
+extern int smart_infer_on;
+
 /* Time constraints (constraint.c), called with the task's rq locked. */
 u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why);
+void smart_infer_wake_task(struct rq *rq, struct task_struct *p);
+void smart_infer_forget(struct task_struct *p);
+void smart_infer_sleep_task(struct task_struct *p);
+void smart_infer_tick(struct rq *rq, struct task_struct *p);
 void smart_tc_install(struct rq *rq, struct task_struct *p,
 		      const struct smart_constraint *c, const struct smart_tc *tc);
 void smart_tc_watch(struct task_struct *p);

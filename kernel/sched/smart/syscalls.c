@@ -267,6 +267,10 @@ SYSCALL_DEFINE4(smart_getattr, pid_t, pid, struct smart_attr __user *, uattr,
 	kattr.constraints_met = sse->constraints_met;
 	kattr.constraints_missed = sse->constraints_missed;
 	kattr.notifications = sse->notifications;
+	if (smart_infer_periodic(&sse->infer)) {
+		kattr.infer_period_ns = sse->infer.period;
+		kattr.infer_demand_ns = sse->infer.demand;
+	}
 	task_rq_unlock(rq, p, &rf);
 	put_task_struct(p);
 
@@ -505,7 +509,9 @@ SYSCALL_DEFINE2(smart_constraint_end, struct smart_constraint __user *, uc,
 		bool done;
 
 		rq = smart_lock_current(&rf);
-		if (!sse->core.tc.deadline) {
+		/* An implicit constraint is not the caller's to end. */
+		if (!sse->core.tc.deadline ||
+		    (sse->tc_flags & SMART_TC_IMPLICIT)) {
 			rq_unlock_irq(rq, &rf);
 			return -ENOENT;
 		}

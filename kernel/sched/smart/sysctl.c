@@ -38,6 +38,16 @@ static struct ctl_table smart_sysctls[] = {
 			&smart_zero, &smart_ten_sec),
 	SMART_NS_SYSCTL("resolution_ns", &smart_resolution_ns,
 			&smart_res_min, &smart_res_max),
+	{
+		/* 0 or 1: implicit constraints for tasks without their own */
+		.procname	= "infer",
+		.data		= &smart_infer_on,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
 };
 
 static struct ctl_table smart_mode_sysctls[] = {
