@@ -358,10 +358,10 @@ BAD(share_u32_max,	.mask = SMART_ATTR_SHARE, .share = UINT_MAX, .expect = EINVAL
 BAD(signal_negative,	.mask = SMART_ATTR_SIGNAL, .sig = -1, .expect = EINVAL);
 BAD(signal_above_rtmax,	.mask = SMART_ATTR_SIGNAL, .sig = KERNEL_SIGRTMAX + 1, .expect = EINVAL);
 BAD(signal_int_max,	.mask = SMART_ATTR_SIGNAL, .sig = INT_MAX, .expect = EINVAL);
-BAD(flag_unknown,	.mask = SMART_ATTR_FLAGS, .aflags = 0x2, .expect = EINVAL);
+BAD(flag_unknown,	.mask = SMART_ATTR_FLAGS, .aflags = 0x4, .expect = EINVAL);
 BAD(flag_high,		.mask = SMART_ATTR_FLAGS, .aflags = 0x80000000u, .expect = EINVAL);
 BAD(flag_known_plus_unknown, .mask = SMART_ATTR_FLAGS,
-    .aflags = SMART_FLAG_RESET_ON_FORK | 0x4, .expect = EINVAL);
+    .aflags = SMART_FLAG_RESET_ON_FORK | 0x8, .expect = EINVAL);
 BAD(syscall_flags,	.mask = SMART_ATTR_PRIORITY, .priority = -5, .sysflags = 1,
     .expect = EINVAL);
 BAD(syscall_flags_high,	.mask = SMART_ATTR_PRIORITY, .priority = -5, .sysflags = 0x80000000u,
@@ -371,7 +371,7 @@ BAD(valid_prio_bad_share, .mask = SMART_ATTR_PRIORITY | SMART_ATTR_SHARE,
 BAD(valid_share_bad_sig, .mask = SMART_ATTR_SHARE | SMART_ATTR_SIGNAL,
     .share = 100, .sig = KERNEL_SIGRTMAX + 1, .expect = EINVAL);
 BAD(valid_prio_bad_flag, .mask = SMART_ATTR_PRIORITY | SMART_ATTR_FLAGS,
-    .priority = -5, .aflags = 0x2, .expect = EINVAL);
+    .priority = -5, .aflags = 0x4, .expect = EINVAL);
 BAD(size_zero,		.zero_size = true, .mask = SMART_ATTR_PRIORITY, .priority = -5,
     .expect = EINVAL);
 BAD(size_below_ver0,	.size = SMART_ATTR_SIZE_VER0 - 1, .mask = SMART_ATTR_PRIORITY,

@@ -76,7 +76,7 @@
 #define MAX_AHEAD	((long long)SMART_CONSTRAINT_MAX_AHEAD_NS)
 #define PG		4096
 
-_Static_assert(sizeof(struct smart_attr) == SMART_ATTR_SIZE_VER0, "VER0");
+_Static_assert(sizeof(struct smart_attr) == SMART_ATTR_SIZE_VER1, "VER1");
 _Static_assert(sizeof(struct smart_constraint) == SMART_CONSTRAINT_SIZE_VER0, "VER0");
 
 /* ------------------------------------------------------------------ */
