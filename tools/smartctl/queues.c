@@ -63,6 +63,8 @@ static const struct sq_field task_fields[] = {
 	FLD(struct sq_task, "used", F_U64, used),
 	FLDO(struct sq_task, "own", F_U32, own_share),
 	FLDO(struct sq_task, "group", F_U64, group_id),
+	FLDO(struct sq_task, "period", F_U64, infer_period),
+	FLDO(struct sq_task, "demand", F_U64, infer_demand),
 	FLD(struct sq_task, "comm", F_COMM, comm),
 };
 
@@ -409,7 +411,7 @@ static const struct sq_task *sq_find_task(const struct sq_cpu *c, pid_t pid)
 static void sq_print_cpu_text(FILE *out, const struct sq_snapshot *s,
 			      const struct sq_cpu *c)
 {
-	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32];
 	const struct sq_task *cur = sq_find_task(c, c->curr);
 	size_t i;
 
@@ -430,12 +432,12 @@ static void sq_print_cpu_text(FILE *out, const struct sq_snapshot *s,
 		}
 	}
 	if (c->nr_tasks) {
-		fprintf(out, "  %7s %-16s %-8s %4s %7s %7s %10s %9s %12s %9s %9s %s\n",
+		fprintf(out, "  %7s %-16s %-8s %4s %7s %7s %10s %9s %12s %9s %9s %10s %s\n",
 			"PID", "COMM", "STATE", "PRIO", "SHARE", "OWN", "LAG(ms)", "BIAS(ms)",
-			"DEADLINE(ms)", "EST(ms)", "USED(ms)", "GROUP");
+			"DEADLINE(ms)", "EST(ms)", "USED(ms)", "PERIOD(ms)", "GROUP");
 		for (i = 0; i < c->nr_tasks; i++) {
 			const struct sq_task *t = &c->tasks[i];
-			const char *dl = "-", *est = "-", *used = "-";
+			const char *dl = "-", *est = "-", *used = "-", *per = "-";
 
 			if (t->deadline) {
 				int64_t rel = (int64_t)(t->deadline - s->now);
@@ -446,12 +448,14 @@ static void sq_print_cpu_text(FILE *out, const struct sq_snapshot *s,
 				est = format_ms((int64_t)t->estimate, b5, sizeof(b5));
 				used = format_ms((int64_t)t->used, b6, sizeof(b6));
 			}
-			fprintf(out, "  %7d %-16s %-8s %4d %7u %7u %10s %9s %12s %9s %9s %s\n",
+			if (t->infer_period)
+				per = format_ms((int64_t)t->infer_period, b7, sizeof(b7));
+			fprintf(out, "  %7d %-16s %-8s %4d %7u %7u %10s %9s %12s %9s %9s %10s %s\n",
 				(int)t->pid, sq_comm_text(t->comm, b1, sizeof(b1)),
 				sq_state_name(t->state), t->prio, t->share,
 				t->own_share ? t->own_share : t->share,
 				format_ms(t->lag, b2, sizeof(b2)),
-				format_ms((int64_t)t->bias, b3, sizeof(b3)), dl, est, used,
+				format_ms((int64_t)t->bias, b3, sizeof(b3)), dl, est, used, per,
 				t->group[0] ? t->group : "-");
 		}
 	}
@@ -589,10 +593,13 @@ void sq_print_json(FILE *out, const struct sq_snapshot *s, int cpu, const char *
 				"\"bias_ns\": %" PRIu64 ", \"quantum_ns\": %" PRIu64 ", "
 				"\"exec_ns\": %" PRIu64 ", \"deadline_ns\": %" PRIu64 ", "
 				"\"estimate_ns\": %" PRIu64 ", \"used_ns\": %" PRIu64 ", "
-				"\"own_share\": %u, \"group_id\": %" PRIu64 ", \"group\": ",
+				"\"own_share\": %u, \"infer_period_ns\": %" PRIu64 ", "
+				"\"infer_demand_ns\": %" PRIu64 ", \"group_id\": %" PRIu64 ", "
+				"\"group\": ",
 				sq_state_name(t->state), t->prio, t->share, t->bvft, t->lag,
 				t->bias, t->quantum, t->exec, t->deadline, t->estimate, t->used,
-				t->own_share ? t->own_share : t->share, t->group_id);
+				t->own_share ? t->own_share : t->share, t->infer_period,
+				t->infer_demand, t->group_id);
 			if (t->group[0])
 				json_print_string(out, t->group);
 			else

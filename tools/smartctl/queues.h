@@ -61,6 +61,8 @@ struct sq_task {
 	uint64_t used;
 	uint32_t own_share;	/* the share it was given; 0: not printed */
 	uint64_t group_id;	/* cgroup id of its task group; 0: unknown */
+	uint64_t infer_period;	/* period SMART inferred, ns; 0: none */
+	uint64_t infer_demand;	/* CPU time per inferred period, ns */
 	char comm[SQ_COMM_LEN];
 	char group[SQ_GROUP_LEN];	/* its path below the cgroup root, or "" */
 };

@@ -68,7 +68,7 @@ struct opts {
 	int prio;
 	unsigned int share;
 	int signal;
-	unsigned int flags;
+	unsigned int flags_set, flags_clear;	/* SMART_FLAG_* to set, to clear */
 	bool once, json, verbose, values;
 	uint64_t interval_ns;
 	int cpu;
@@ -113,7 +113,8 @@ static void usage(void)
 "SCHED_SMART, watch the SMART run queues, or read and write its tunables.\n"
 "\nCommands:\n"
 " get                      show policy, priority, share, notify signal, flags,\n"
-"                            lag, bias and constraint counters (the default)\n"
+"                            lag, bias, constraint counters and the period\n"
+"                            SMART inferred (the default)\n"
 " set                      change attributes; moves the thread into SCHED_SMART\n"
 " run                      run a command in SCHED_SMART with the attributes given\n"
 " top                      show the per-CPU SMART queues (needs debugfs, root)\n"
@@ -130,6 +131,8 @@ static void usage(void)
 "                            RTMIN+1, RTMAX-2), or 'default' (SIGXCPU)\n"
 " -R, --reset-on-fork      children start with at most the default priority and share\n"
 "     --no-reset-on-fork   clear that flag (needs CAP_SYS_NICE once set)\n"
+"     --no-infer           no time constraints inferred from its wake-ups\n"
+"     --infer              clear that flag\n"
 "\nOptions for top:\n"
 " -1, --once               print one snapshot and exit\n"
 " -j, --json               print one snapshot as a JSON object and exit\n"
@@ -218,6 +221,8 @@ static void maybe_smartmontools(int argc, char **argv)
 
 enum {
 	OPT_NO_RESET_ON_FORK = 0x100,
+	OPT_INFER,
+	OPT_NO_INFER,
 };
 
 /* which commands take each option */
@@ -236,6 +241,8 @@ static const struct option longopts[] = {
 	{ "signal",		required_argument, NULL, 'S' },
 	{ "reset-on-fork",	no_argument,	   NULL, 'R' },
 	{ "no-reset-on-fork",	no_argument,	   NULL, OPT_NO_RESET_ON_FORK },
+	{ "infer",		no_argument,	   NULL, OPT_INFER },
+	{ "no-infer",		no_argument,	   NULL, OPT_NO_INFER },
 	{ "once",		no_argument,	   NULL, '1' },
 	{ "json",		no_argument,	   NULL, 'j' },
 	{ "interval",		required_argument, NULL, 'i' },
@@ -252,7 +259,9 @@ static int opt_cmds(int c)
 	switch (c) {
 	case 'p': case 'a': return GS;
 	case 'v': return GS | (1 << CMD_RUN);
-	case 'P': case 's': case 'S': case 'R': case OPT_NO_RESET_ON_FORK: return ATTR;
+	case 'P': case 's': case 'S': case 'R': case OPT_NO_RESET_ON_FORK:
+	case OPT_INFER: case OPT_NO_INFER:
+		return ATTR;
 	case '1': case 'j': case 'i': case 'c': case 'f': return TOP;
 	case 'n': return TUNE;
 	default: return ANY;
@@ -290,6 +299,7 @@ static void parse_opts(enum cmd cmd, int argc, char **argv, struct opts *o, int 
 	/* '+': run stops at the command; the others allow options anywhere */
 	const char *shortopts = cmd == CMD_RUN ? "+p:avP:s:S:R1ji:c:f:nhV"
 					       : "p:avP:s:S:R1ji:c:f:nhV";
+	unsigned int flag;
 	uint64_t ns;
 	long v;
 	int c;
@@ -351,12 +361,18 @@ static void parse_opts(enum cmd cmd, int argc, char **argv, struct opts *o, int 
 			o->has_signal = true;
 			break;
 		case 'R':
+		case OPT_NO_INFER:
 			o->has_flags = true;
-			o->flags = SMART_FLAG_RESET_ON_FORK;
+			flag = c == 'R' ? SMART_FLAG_RESET_ON_FORK : SMART_FLAG_NO_INFER;
+			o->flags_set |= flag;
+			o->flags_clear &= ~flag;
 			break;
 		case OPT_NO_RESET_ON_FORK:
+		case OPT_INFER:
 			o->has_flags = true;
-			o->flags = 0;
+			flag = c == OPT_INFER ? SMART_FLAG_NO_INFER : SMART_FLAG_RESET_ON_FORK;
+			o->flags_clear |= flag;
+			o->flags_set &= ~flag;
 			break;
 		case '1':
 			o->once = true;
@@ -511,14 +527,26 @@ static const char *signal_desc(int sig, char *buf, size_t len)
 
 static const char *flags_desc(unsigned int flags, char *buf, size_t len)
 {
-	if (!flags)
+	static const struct { unsigned int flag; const char *name; } names[] = {
+		{ SMART_FLAG_RESET_ON_FORK, "reset-on-fork" },
+		{ SMART_FLAG_NO_INFER, "no-infer" },
+	};
+	size_t i, n = 0;
+
+	if (!flags) {
 		snprintf(buf, len, "none");
-	else if (flags == SMART_FLAG_RESET_ON_FORK)
-		snprintf(buf, len, "reset-on-fork");
-	else if (flags & SMART_FLAG_RESET_ON_FORK)
-		snprintf(buf, len, "reset-on-fork|%#x", flags & ~SMART_FLAG_RESET_ON_FORK);
-	else
-		snprintf(buf, len, "%#x", flags);
+		return buf;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!(flags & names[i].flag))
+			continue;
+		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? "|" : "",
+			      names[i].name);
+		flags &= ~names[i].flag;
+	}
+	if (flags)
+		snprintf(buf + n, n < len ? len - n : 0, "%s%#x", n ? "|" : "", flags);
 	return buf;
 }
 
@@ -561,6 +589,12 @@ static int get_one(pid_t tid, int mode)
 	       (unsigned long long)a.constraints_missed);
 	printf("pid %d's SMART notifications: %llu\n", (int)tid,
 	       (unsigned long long)a.notifications);
+	if (a.infer_period_ns)
+		printf("pid %d's inferred SMART period: %llu ns, demand %llu ns\n", (int)tid,
+		       (unsigned long long)a.infer_period_ns,
+		       (unsigned long long)a.infer_demand_ns);
+	else
+		printf("pid %d's inferred SMART period: none\n", (int)tid);
 	return 0;
 }
 
@@ -662,7 +696,8 @@ static int set_one(pid_t tid, const struct opts *o, int mode)
 	}
 	if (o->has_flags) {
 		a.mask |= SMART_ATTR_FLAGS;
-		a.flags = o->flags;
+		/* the flags not named keep their value */
+		a.flags = (cur.flags & ~o->flags_clear) | o->flags_set;
 	}
 	if (!smart_setattr(tid, &a, 0))
 		return 0;

@@ -335,7 +335,8 @@ static void test_groups(void)
 	free(buf);
 	buf = NULL;
 	CAPTURE(buf, sq_print_json(out, &s, -1, NULL));
-	tap_ok(strstr(buf, "\"own_share\": 1024, \"group_id\": 1, \"group\": \"/\"") != NULL,
+	tap_ok(strstr(buf, "\"own_share\": 1024, \"infer_period_ns\": 0, "
+		      "\"infer_demand_ns\": 0, \"group_id\": 1, \"group\": \"/\"") != NULL,
 	       "groups: JSON has own_share, group_id, group", "%s", buf);
 	free(buf);
 	sq_free(&s);
