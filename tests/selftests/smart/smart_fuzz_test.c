@@ -604,14 +604,18 @@ static unsigned int pick_size(struct worker *w, bool *dirty)
 	return s;
 }
 
-/* a non-zero byte somewhere in [64, size) of a good buffer; false if none */
-static bool dirty_tail(struct worker *w, struct uptr *u, unsigned int size)
+/*
+ * A non-zero byte somewhere in [ksize, size) of a good buffer, where
+ * ksize is the size of the kernel's struct; false if none.
+ */
+static bool dirty_tail(struct worker *w, struct uptr *u, unsigned int size,
+		       unsigned int ksize)
 {
 	unsigned char *p = u->p;
 
-	if (!u->good || u->kind == PK_PAGE_END || size <= 64 || size > PG)
+	if (!u->good || u->kind == PK_PAGE_END || size <= ksize || size > PG)
 		return false;
-	p[64 + below(w, size - 64)] = 1 + below(w, 255);
+	p[ksize + below(w, size - ksize)] = 1 + below(w, 255);
 	return true;
 }
 
@@ -855,7 +859,7 @@ static void op_setattr(struct worker *w)
 	gen_attr(w, &a, &t);
 	a.size = pick_size(w, &dirty);
 	place(w, &u, pick_kind(w), &a, sizeof(a), a.size);
-	dirty = dirty && dirty_tail(w, &u, a.size);
+	dirty = dirty && dirty_tail(w, &u, a.size, sizeof(struct smart_attr));
 	if (u.good || u.kind == PK_RO || u.kind == PK_STRADDLE_RO) {
 		/* readable: setattr never writes back */
 		inv = attr_invalid(&a, a.size, dirty, flags);
@@ -883,7 +887,8 @@ static void op_getattr(struct worker *w)
 	unsigned int flags = chance(w, 92) ? 0 : (unsigned int)pick_u64(w);
 	unsigned int usize = chance(w, 75) ? SMART_ATTR_SIZE_VER0 :
 					     usizes[below(w, ARRAY_SIZE(usizes))];
-	unsigned int want = usize < SMART_ATTR_SIZE_VER0 ? usize : SMART_ATTR_SIZE_VER0;
+	/* the kernel's struct is the one of the header this is built with */
+	unsigned int want = usize < sizeof(struct smart_attr) ? usize : sizeof(struct smart_attr);
 	unsigned char fill[PG + 64], *out;
 	char desc[MSG_LEN];
 	struct verdict why;
@@ -934,7 +939,7 @@ static void op_getattr(struct worker *w)
 		if (out[want + i] != 0xa5) {
 			fail("smart_getattr: wrote beyond size",
 			     "[%s] %s = 0 wrote byte %u, beyond min(size, %u)", w->who, desc,
-			     want + i, SMART_ATTR_SIZE_VER0);
+			     want + i, (unsigned int)sizeof(struct smart_attr));
 			break;
 		}
 	}
@@ -1061,7 +1066,7 @@ static void op_begin(struct worker *w)
 	gen_constraint(w, &c, before);
 	c.size = pick_size(w, &dirty);
 	place(w, &u, pick_kind(w), &c, sizeof(c), c.size);
-	dirty = dirty && dirty_tail(w, &u, c.size);
+	dirty = dirty && dirty_tail(w, &u, c.size, sizeof(struct smart_constraint));
 	/*
 	 * A struct that is right but for its read-only end: begin must fail
 	 * with EFAULT and install nothing (issue 10), so a later end finds
@@ -1167,7 +1172,7 @@ static void op_end(struct worker *w)
 	gen_constraint(w, &c, now);
 	c.size = pick_size(w, &dirty);
 	place(w, &u, pick_kind(w), &c, sizeof(c), c.size);
-	dirty = dirty && dirty_tail(w, &u, c.size);
+	dirty = dirty && dirty_tail(w, &u, c.size, sizeof(struct smart_constraint));
 	/*
 	 * An end whose struct ends in a read-only page must fail with EFAULT
 	 * and leave the constraint active (issue 10): begin one first.
@@ -1256,7 +1261,7 @@ static void op_sched_setattr(struct worker *w)
 	a.size = chance(w, 80) ? sizeof(a) : sizes[below(w, ARRAY_SIZE(sizes))];
 	place(w, &u, chance(w, 90) ? PK_GOOD : pick_kind(w), &a, sizeof(a), a.size);
 	if (u.good && a.size > sizeof(a) && a.size <= PG && chance(w, 50))
-		dirty_tail(w, &u, a.size);
+		dirty_tail(w, &u, a.size, 64);
 	if (u.good && !flags && (!a.size || a.size >= 48) && a.size <= PG &&
 	    a.sched_policy == SCHED_SMART && a.sched_priority &&
 	    !(a.sched_flags & ~(unsigned long long)SCHED_FLAG_RESET_ON_FORK))

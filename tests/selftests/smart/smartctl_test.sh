@@ -218,6 +218,19 @@ if printf '%s\n' "$out" | grep -Eq "^pid $c's current SMART lag: -?[0-9]+ ns\$" 
 else
 	nok "get: lag and bias in ns, constraint counters 0" "$out"
 fi
+printf '%s\n' "$out" | grep -qx "pid $c's inferred SMART period: none" &&
+	ok "get: no inferred period for a sleeper" || nok "get: no inferred period for a sleeper" "$out"
+check "set --no-infer" 0 "" "$S" set -p $c --no-infer
+v=$(field $c flags)
+[ "$v" = no-infer ] && ok "set --no-infer: flags no-infer" || nok "set --no-infer: flags no-infer" "seen '$v'"
+check "set -R keeps no-infer" 0 "" "$S" set -p $c -R
+v=$(field $c flags)
+[ "$v" = "reset-on-fork|no-infer" ] && ok "set -R: flags reset-on-fork|no-infer" ||
+	nok "set -R: flags reset-on-fork|no-infer" "seen '$v'"
+check "set --infer --no-reset-on-fork" 0 "" "$S" set -p $c --infer --no-reset-on-fork
+v=$(field $c flags)
+[ "$v" = none ] && ok "set --infer --no-reset-on-fork: flags none" ||
+	nok "set --infer --no-reset-on-fork: flags none" "seen '$v'"
 check "get -a: every thread of the process" 0 "" "$S" get -a -p $c
 v=$(printf '%s\n' "$out" | grep -c "current scheduling policy")
 [ "$v" = "$(ls /proc/$c/task | wc -l)" ] && ok "get -a: one block per thread ($v)" ||
@@ -318,7 +331,7 @@ fi
 
 # --- tune --------------------------------------------------------------------
 check "tune: list" 0 "" "$S" tune
-for t in quantum_ns bias_step_ns bias_max_ns sleep_credit_ns resolution_ns; do
+for t in quantum_ns bias_step_ns bias_max_ns sleep_credit_ns resolution_ns infer; do
 	want="$t = $(cat $SYSCTL/$t)"
 	printf '%s\n' "$out" | grep -qxF "$want" || { nok "tune: list has $want" "$out"; continue; }
 	ok "tune: list has $want"
