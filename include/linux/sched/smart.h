@@ -72,6 +72,7 @@ struct smart_future {
  * @demand_dev:	mean deviation of that (ns)
  * @hits:	credit of releases that came in rhythm
  * @misses:	wake-ups in a row that did not
+ * @shortest:	the shortest interval among those @misses
  */
 struct smart_infer {
 	u64 release;
@@ -82,6 +83,7 @@ struct smart_infer {
 	u64 demand_dev;
 	u32 hits;
 	u32 misses;
+	u64 shortest;
 };
 
 /**

@@ -18,7 +18,8 @@
  *    hits and the phase starts again from here.
  *
  * Three misses in a row and the period is learned again from scratch,
- * from the last interval.  A job that blocks inside its period (on I/O
+ * from the shortest of their intervals: a player that skips frames wakes
+ * at multiples of its period, and the shortest is the likeliest period.  A job that blocks inside its period (on I/O
  * or a lock) wakes out of rhythm every time: such a task is not taken as
  * periodic.
  * A task is periodic while it has SMART_INFER_HITS hits or more, its
@@ -92,7 +93,7 @@ void smart_infer_reset(struct smart_infer *inf)
 bool smart_infer_periodic(const struct smart_infer *inf)
 {
 	return inf->period && inf->hits >= SMART_INFER_HITS &&
-	       inf->jitter <= inf->period >> 3 &&
+	       inf->jitter <= inf->period / 12 &&
 	       inf->demand <= inf->period - (inf->period >> 3);
 }
 
@@ -127,7 +128,8 @@ bool smart_infer_wake(struct smart_infer *inf, u64 now, u64 runtime)
 		}
 	}
 	if (sample) {
-		smart_infer_avg(&inf->jitter, smart_abs_diff(sample, period));
+		smart_infer_avg(&inf->jitter,
+				smart_abs_diff(interval, k * period));
 		smart_infer_avg(&inf->period, sample);
 		smart_infer_avg(&inf->demand_dev,
 				smart_abs_diff(demand, inf->demand));
@@ -138,8 +140,11 @@ bool smart_infer_wake(struct smart_infer *inf, u64 now, u64 runtime)
 		inf->runtime = runtime;
 		return smart_infer_periodic(inf);
 	}
+	/* The shortest of the intervals out of rhythm may be the period. */
+	if (!inf->misses || interval < inf->shortest)
+		inf->shortest = interval;
 	if (++inf->misses >= SMART_INFER_MISSES_MAX)
-		smart_infer_restart(inf, interval, demand);
+		smart_infer_restart(inf, inf->shortest, demand);
 	else
 		inf->hits >>= 1;
 released:
