@@ -689,6 +689,7 @@ static void switched_from_smart(struct rq *rq, struct task_struct *p)
 		if (se->tc.deadline)
 			smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_LEFT);
 		smart_tc_disarm(p);
+		smart_infer_forget(p);
 	}
 }
 
