@@ -12,6 +12,7 @@
  * SCHED_SMART by smart_setattr() (in sched_smart=all it is there
  * already); the child checks with CHK() and exits with its failure count.
  */
+#include <sys/stat.h>
 #include "kselftest_harness.h"
 #include "smart_util.h"
 
@@ -91,7 +92,9 @@ static int infer_child(void *arg)
 		a.mask |= SMART_ATTR_FLAGS;
 		a.flags = SMART_FLAG_NO_INFER;
 	}
-	CHK(smart_setattr(0, &a, 0) == 0, "smart_setattr: %s", strerror(errno));
+	/* In sched_smart=all mode an unmodified program makes no call. */
+	if (smart_mode() != 1 || r->no_infer_flag)
+		CHK(smart_setattr(0, &a, 0) == 0, "smart_setattr: %s", strerror(errno));
 	t = mono_ns();
 	if (r->cpu_bound)
 		spin_cpu_ns(RELEASES * PERIOD_NS / 2);
@@ -242,6 +245,52 @@ TEST(flag_off)
 	a.mask = SMART_ATTR_FLAGS;
 	a.flags = 0;
 	ASSERT_EQ(0, smart_setattr(0, &a, 0));
+}
+
+/* The smart_infer tracepoint reports the period when it is found. */
+TEST(tracepoint)
+{
+	static const char inst[] = "/sys/kernel/tracing/instances/smart_infer_test";
+	struct infer_run *r = shared_alloc(sizeof(*r));
+	char path[160], line[512];
+	bool seen = false;
+	int st, n = 0;
+	FILE *f;
+
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	ASSERT_NE(NULL, r);
+	rmdir(inst);
+	if (mkdir(inst, 0755))
+		SKIP(return, "no tracefs instance at %s: %s", inst, strerror(errno));
+	snprintf(path, sizeof(path), "%s/events/smart/smart_infer/enable", inst);
+	if (write_str(path, "1\n")) {
+		rmdir(inst);
+		SKIP(return, "no smart_infer event in this kernel");
+	}
+	r->expect_periodic = true;
+	st = run_child(infer_child, r);
+	write_str(path, "0\n");
+	snprintf(path, sizeof(path), "%s/trace", inst);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long period = 0;
+		char *p = strstr(line, "smart_infer:");
+
+		if (!p || !(p = strstr(p, " period=")))
+			continue;
+		n++;
+		period = strtoull(p + 8, NULL, 10);
+		if (period >= PERIOD_NS - PERIOD_NS / 10 &&
+		    period <= PERIOD_NS + PERIOD_NS / 10)
+			seen = true;
+	}
+	if (f)
+		fclose(f);
+	rmdir(inst);
+	ASSERT_CHILD_OK(st);
+	EXPECT_TRUE(seen) TH_LOG("no smart_infer event with period %lld ns +- 10%% among %d",
+				 PERIOD_NS, n);
 }
 
 TEST(unprivileged_sysctl)
