@@ -40,12 +40,18 @@ from collections import namedtuple
 # --------------------------------------------------------------------------
 
 #: Order in which labels appear in tables and plots; others follow, sorted.
-LABEL_ORDER = ["SMART", "SMART-nobias", "EEVDF", "FIFO", "DEADLINE"]
+LABEL_ORDER = ["SMART", "SMART-nobias", "EEVDF", "FIFO", "DEADLINE",
+               "SMART-unmodified", "SMART-unmodified-noinfer"]
 LABEL_COLORS = {"SMART": "#1f77b4", "SMART-nobias": "#9ecae1",
                 "EEVDF": "#ff7f0e", "FIFO": "#d62728",
-                "DEADLINE": "#2ca02c"}
+                "DEADLINE": "#2ca02c", "SMART-unmodified": "#17becf",
+                "SMART-unmodified-noinfer": "#7f7f7f"}
 #: Order of the berate variants.
-VARIANT_ORDER = ["unmodified", "constraints", "dropping"]
+VARIANT_ORDER = ["unmodified", "unmodified-dropping", "constraints",
+                 "dropping"]
+#: The label of programs that make no SMART call, under sched_smart=all
+#: with inferred constraints (bench/guest/unmodified.sh).
+UNMODIFIED = "SMART-unmodified"
 
 #: The paper's application mix (Table 2), in the order of Figure 3.
 MIX_APPS = ["news-audio", "news-video", "entertain", "typing", "dhrystone"]
@@ -140,6 +146,7 @@ TARGET_FIG5_ONTIME = [("phase1", "news-video", 97.0),
 TARGET_FIG5_RATIO = (1.8, 2.2)          # entertain : dhrystone in phase 1
 TARGET_BERATE_MISSED_PCT = 0.5          # cases 1-5, SMART constraints
 TARGET_BERATE_CASES = range(1, 6)
+TARGET_TYPING_UNMOD_LT50_PCT = 100.0    # SMART-unmodified: every character
 TARGET_CTXSW_RATIO = 1.10               # SMART / EEVDF
 TARGET_PICK_RATIO = 2.0                 # cost(1000 runnable) / cost(10)
 # SFQ-H paper section 5 (Figure 7): throughput in a leaf group stays within
@@ -643,6 +650,36 @@ def fig3_targets(ph):
                           fmt(d.get("ideal_pct"), 1, "%"), fmt_rel(rel)),
                       None if rel is None
                       else abs(rel - 1) <= TARGET_DHRYSTONE_REL))
+    return out + fig3_unmodified_targets(ph)
+
+
+def fig3_unmodified_targets(ph):
+    """Targets of the mix's unchanged programs under sched_smart=all."""
+    if UNMODIFIED not in ph:
+        return []
+    out = []
+    unmod = phase_apps(ph.get(UNMODIFIED))
+    eevdf = phase_apps(ph.get("EEVDF"))
+    for app in VIDEO_APPS:
+        u = video_quality(unmod.get(app))["on_time"]
+        e = video_quality(eevdf.get(app))["on_time"]
+        out.append(Target("fig3", "%s %s on time ≥ EEVDF's" % (UNMODIFIED, app),
+                          "%s vs EEVDF %s" % (fmt(u, 1, "%"), fmt(e, 1, "%")),
+                          None if u is None or e is None else u >= e))
+    lt50 = typing_quality(unmod.get("typing"))["lt50"]
+    out.append(Target("fig3", "%s Typing %.0f%% of chars < 50 ms"
+                      % (UNMODIFIED, TARGET_TYPING_UNMOD_LT50_PCT),
+                      fmt(lt50, 1, "%"), None if lt50 is None
+                      else lt50 >= TARGET_TYPING_UNMOD_LT50_PCT))
+    d = unmod.get("dhrystone", {})
+    rel = ratio(d.get("cpu_pct"), d.get("ideal_pct"))
+    out.append(Target("fig3", "%s Dhrystone CPU within %.0f%% of ideal"
+                      % (UNMODIFIED, 100 * TARGET_DHRYSTONE_REL),
+                      "%s vs ideal %s (%s)" % (
+                          fmt(d.get("cpu_pct"), 1, "%"),
+                          fmt(d.get("ideal_pct"), 1, "%"), fmt_rel(rel)),
+                      None if rel is None
+                      else abs(rel - 1) <= TARGET_DHRYSTONE_REL))
     return out
 
 
@@ -849,6 +886,16 @@ def section_berate(res, targets):
                                   fmt(m, 1, "%"), ok))
             else:
                 cell = "— (no target)"
+            if run and case in TARGET_BERATE_CASES:
+                for col in cols:
+                    if col[0] != UNMODIFIED:
+                        continue
+                    m = missed.get(col)
+                    own.append(Target("berate", "case %d %s: %s %s ≤ %.1f%% "
+                                      "missed" % (case, name, col[0], col[1],
+                                                  TARGET_BERATE_MISSED_PCT),
+                                      fmt(m, 1, "%"), None if m is None
+                                      else m <= TARGET_BERATE_MISSED_PCT))
             rows.append([case, mix, name]
                         + [fmt(missed[c]) if run else "—" for c in cols]
                         + list(paper.get(name, ("—",) * 3)) + [cell])

@@ -62,6 +62,7 @@ done
 # BeRate Table 1: srtsim without SMART calls, then with time constraints
 for c in $cases; do
 	one "berate-$c-EEVDF-unmodified" berate --case "$c" --label EEVDF --variant unmodified --duration $berate
+	one "berate-$c-EEVDF-unmodified-dropping" berate --case "$c" --label EEVDF --variant unmodified-dropping --duration $berate
 	one "berate-$c-SMART-unmodified" berate --case "$c" --label SMART --variant unmodified --duration $berate
 	one "berate-$c-SMART-constraints" berate --case "$c" --label SMART --variant constraints --duration $berate
 	one "berate-$c-SMART-dropping" berate --case "$c" --label SMART --variant dropping --duration $berate

@@ -6,7 +6,8 @@
  *
  *   smartbench fig3   --label L [--duration S] [--seed N]
  *   smartbench fig5   --label L [--duration S] [--seed N]
- *   smartbench berate --label L --case 1..6 --variant unmodified|constraints|dropping
+ *   smartbench berate --label L --case 1..6
+ *                     --variant unmodified|unmodified-dropping|constraints|dropping
  *                     [--duration S] [--seed N]
  *
  * Labels (../shared/design/evaluation.md):
@@ -20,6 +21,14 @@
  *   DEADLINE             media apps SCHED_DEADLINE, runtime = mean demand per
  *                        period; a task admission control refuses runs
  *                        SCHED_NORMAL and the record says so
+ *   SMART-unmodified     the programs of EEVDF, unchanged (no SMART call), on
+ *                        a sched_smart=all kernel: SMART schedules them and
+ *                        infers their periods (kernel.smart.infer = 1)
+ *   SMART-unmodified-noinfer  the same with kernel.smart.infer = 0, which the
+ *                        runner sets
+ *
+ * Both unmodified labels check the kernel's mode and kernel.smart.infer and
+ * refuse to run under the wrong ones, so that a record's label says what ran.
  *
  * CPU demand is CPU time: burn() spins until the thread's
  * CLOCK_THREAD_CPUTIME_ID has advanced by the demand, so the proportions of
@@ -61,8 +70,11 @@
 
 /* ---- the experiment description ---------------------------------------- */
 
-enum label { L_SMART, L_NOBIAS, L_EEVDF, L_FIFO, L_DEADLINE };
-static const char *const label_names[] = { "SMART", "SMART-nobias", "EEVDF", "FIFO", "DEADLINE" };
+enum label { L_SMART, L_NOBIAS, L_EEVDF, L_FIFO, L_DEADLINE, L_UNMOD, L_UNMOD_NOINFER };
+static const char *const label_names[] = {
+	"SMART", "SMART-nobias", "EEVDF", "FIFO", "DEADLINE", "SMART-unmodified",
+	"SMART-unmodified-noinfer",
+};
 
 enum kind { K_AUDIO, K_VIDEO, K_TYPING, K_BATCH, K_SRT };
 static const char *const kind_names[] = { "audio", "video", "typing", "batch", "srt" };
@@ -131,6 +143,7 @@ static enum label label;
 static unsigned int seed = 1;
 static bool use_constraints;	/* media apps use SMART time constraints */
 static bool srt_drop;		/* srtsim drops a job it is notified of (berate dropping) */
+static bool srt_guess;		/* srtsim drops a job its own estimate says is late */
 static int ncpus;
 
 /* ---- small utilities ------------------------------------------------------- */
@@ -292,6 +305,20 @@ struct dl_attr {	/* struct sched_attr, as in include/uapi/linux/sched/types.h */
 	uint64_t sched_runtime, sched_deadline, sched_period;
 	uint32_t util_min, util_max;
 };
+
+/* An integer from a /proc file, -1 if it cannot be read. */
+static long read_knob(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
 
 static void pin_cpu0(void)
 {
@@ -701,13 +728,16 @@ static void batch_main(struct app *a)
  * The dropping variant also asks to be notified and, as the SMART paper's
  * player does (§6.1), drops a job whose constraint is infeasible or
  * notified before it starts: it counts as missed, and its CPU time goes
- * to the next one.
+ * to the next one.  The unmodified-dropping variant makes no SMART call
+ * and drops a job that its own per-frame-type exponential average of the
+ * wall-clock time jobs took says would end after the deadline, as the
+ * EEVDF video player does: it counts as missed.
  */
 static void srt_main(struct app *a)
 {
 	static const char gop[] = "IBBPBBPBBPBB";
 	const double rel[3] = { 1.25, 1.05, 0.95 };	/* I, P, B */
-	struct smart_estimator est[3];
+	struct smart_estimator est[3], wall[3];
 	int64_t period = NSEC_PER_SEC / a->fps;
 	double mean = a->util / 100.0 * period;
 	uint64_t rs = seed * 7777 + a->fps * 13 + a->util;
@@ -718,9 +748,11 @@ static void srt_main(struct app *a)
 	for (int f = 0; f < 3; f++) {
 		smart_estimator_init(&est[f], 0.25, SMART_ESTIMATOR_MARGIN_PAPER);
 		smart_estimator_update(&est[f], mean * rel[f]);
+		smart_estimator_init(&wall[f], 0.25, 0);
+		smart_estimator_update(&wall[f], mean * rel[f]);
 	}
 	for (long k = 0;; k++) {
-		int64_t release = sh->t0 + k * period, deadline = release + period, c0, done;
+		int64_t release = sh->t0 + k * period, deadline = release + period, c0, done, start;
 		int f = gop[k % 12] == 'I' ? 0 : gop[k % 12] == 'P' ? 1 : 2;
 		double cost = mean * rel[f] * rnd_normal(&rs, 1.0, 0.05);
 		struct smart_constraint c;
@@ -733,8 +765,9 @@ static void srt_main(struct app *a)
 		if (use_constraints)
 			tc = tc_begin(&c, deadline, smart_estimator_get(&est[f]), period,
 				      srt_drop ? SMART_CONSTRAINT_NOTIFY : 0, k + 1);
-		if (srt_drop && (!tc || c.status == SMART_STATUS_INFEASIBLE ||
-				 notified_cookie == (uint64_t)k + 1)) {
+		if ((srt_drop && (!tc || c.status == SMART_STATUS_INFEASIBLE ||
+				  notified_cookie == (uint64_t)k + 1)) ||
+		    (srt_guess && now_ns() + (int64_t)smart_estimator_get(&wall[f]) > deadline)) {
 			if (tc)
 				tc_end();
 			a->ph[0].notified += tc;
@@ -748,11 +781,13 @@ static void srt_main(struct app *a)
 			continue;
 		}
 		c0 = cpu_ns();
+		start = now_ns();
 		/* a job still running at the end is cut short: missed */
 		burn(cost > mean / 5 ? cost : mean / 5, sh->end);
 		/* the job is done here, before its constraint ends (see video_main) */
 		done = now_ns();
 		smart_estimator_update(&est[f], cpu_ns() - c0);
+		smart_estimator_update(&wall[f], done - start);
 		if (tc)
 			tc_end();
 		a->ph[0].units++;
@@ -1150,9 +1185,11 @@ static void print_berate(int c, const char *variant, double duration)
 static void usage(int st)
 {
 	fprintf(st ? stderr : stdout,
-		"Usage: smartbench fig3|fig5|berate --label SMART|SMART-nobias|EEVDF|FIFO|DEADLINE\n"
+		"Usage: smartbench fig3|fig5|berate --label SMART|SMART-nobias|EEVDF|FIFO|DEADLINE|\n"
+		"                  SMART-unmodified|SMART-unmodified-noinfer\n"
 		"                  [--duration SECONDS] [--seed N]\n"
-		"                  [--case 1..6 --variant unmodified|constraints|dropping]   (berate)\n"
+		"                  [--case 1..6 --variant unmodified|unmodified-dropping|constraints|dropping]\n"
+		"                                                                     (berate)\n"
 		"Runs one workload of the evaluation suite and prints one JSON record\n"
 		"(bench/SCHEMA.md).\n");
 	exit(st);
@@ -1199,6 +1236,12 @@ int main(int argc, char **argv)
 		die("unknown --label '%s'", lab);
 	if ((label == L_SMART || label == L_NOBIAS) && smart_available() != 1)
 		die("--label %s: this kernel has no SCHED_SMART", lab);
+	if (label == L_UNMOD || label == L_UNMOD_NOINFER) {
+		if (read_knob("/proc/sys/kernel/sched_smart_all") != 1)
+			die("--label %s: needs a kernel booted with sched_smart=all", lab);
+		if (read_knob("/proc/sys/kernel/smart/infer") != (label == L_UNMOD))
+			die("--label %s: kernel.smart.infer must be %d", lab, label == L_UNMOD);
+	}
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -1221,10 +1264,11 @@ int main(int argc, char **argv)
 		print_mix(exp, duration);
 	} else if (!strcmp(exp, "berate")) {
 		if (!variant || (strcmp(variant, "unmodified") && strcmp(variant, "constraints") &&
-				 strcmp(variant, "dropping")))
-			die("berate needs --variant unmodified|constraints|dropping");
+				 strcmp(variant, "dropping") && strcmp(variant, "unmodified-dropping")))
+			die("berate needs --variant unmodified|unmodified-dropping|constraints|dropping");
 		srt_drop = !strcmp(variant, "dropping");
-		if (!strcmp(variant, "unmodified"))
+		srt_guess = !strcmp(variant, "unmodified-dropping");
+		if (!strncmp(variant, "unmodified", 10))
 			use_constraints = false;
 		else if (!use_constraints)
 			die("--variant %s needs a SMART label", variant);

@@ -16,7 +16,8 @@ import os
 import sys
 
 SCHED_OTHER, SCHED_FIFO, SCHED_DEADLINE, SCHED_SMART = 0, 1, 6, 8
-MIX_LABELS = ["SMART", "SMART-nobias", "EEVDF", "FIFO", "DEADLINE"]
+MIX_LABELS = ["SMART", "SMART-nobias", "EEVDF", "FIFO", "DEADLINE", "SMART-unmodified",
+              "SMART-unmodified-noinfer"]
 OVERHEADS = ["ctxsw", "hackbench", "pick", "syscall", "wakeup"]
 
 results = []
@@ -31,6 +32,9 @@ def check(ok, what):
 def policy_expected(label, app):
     """The class an app of @label must have run in (None: either)."""
     media = app["kind"] in ("audio", "video", "srt")
+    if label.startswith("SMART-unmodified"):
+        # no SMART call: SCHED_OTHER, which sched_smart=all gives to SMART
+        return {SCHED_OTHER}
     if label.startswith("SMART"):
         return {SCHED_SMART}
     if label == "FIFO" and media:
@@ -98,7 +102,11 @@ def main():
             check_apps(f"fig5-{label} phase 1", label, p1["apps"], p1["end_s"] - 0.1)
             check(not any(a["app"].startswith("news") for a in p2["apps"]),
                   f"fig5-{label}: News left at the end of phase 1")
-    for v in ["EEVDF-unmodified", "SMART-unmodified", "SMART-constraints", "SMART-dropping"]:
+    for v in ["EEVDF-unmodified", "EEVDF-unmodified-dropping", "SMART-unmodified",
+              "SMART-constraints", "SMART-dropping",
+              "SMART-unmodified-unmodified", "SMART-unmodified-unmodified-dropping",
+              "SMART-unmodified-noinfer-unmodified",
+              "SMART-unmodified-noinfer-unmodified-dropping"]:
         names = [n for n in recs if n.startswith("berate-") and n.endswith(v)]
         if check(names, f"berate ran as {v}"):
             for n in names:
