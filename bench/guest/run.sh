@@ -32,20 +32,8 @@ cat >"$out/guest.json" <<JSON
  "sched_rt_runtime_us":$(cat /proc/sys/kernel/sched_rt_runtime_us),"sched_rt_period_us":$(cat /proc/sys/kernel/sched_rt_period_us)}
 JSON
 
-# one run: NAME then smartbench's arguments
-one() {
-	name=$1; shift
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	if smartbench "$@" >"$out/raw/$name.json.tmp" 2>"$out/logs/$name.err" &&
-	   [ -s "$out/raw/$name.json.tmp" ]; then
-		mv "$out/raw/$name.json.tmp" "$out/raw/$name.json"
-		echo "# bench: $name ok ($(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN{printf "%.1f", b-a}') s)"
-	else
-		rm -f "$out/raw/$name.json.tmp"
-		echo "# bench: $name FAILED: $(tail -1 "$out/logs/$name.err")"
-		fails=$((fails + 1))
-	fi
-}
+# one NAME SMARTBENCH-ARGUMENTS...
+. bench/guest/record.sh
 
 echo "# bench: mode $mode, kernel $(uname -r), $(nproc) CPU(s)"
 # Figure 3: the default mix under every label

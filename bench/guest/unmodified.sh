@@ -30,20 +30,8 @@ if [ "$(cat /proc/sys/kernel/sched_smart_all 2>/dev/null)" != 1 ] || [ ! -w $inf
 	exit 1
 fi
 
-# one run: NAME then smartbench's arguments
-one() {
-	name=$1; shift
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	if smartbench "$@" >"$out/raw/$name.json.tmp" 2>"$out/logs/$name.err" &&
-	   [ -s "$out/raw/$name.json.tmp" ]; then
-		mv "$out/raw/$name.json.tmp" "$out/raw/$name.json"
-		echo "# bench: $name ok ($(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN{printf "%.1f", b-a}') s)"
-	else
-		rm -f "$out/raw/$name.json.tmp"
-		echo "# bench: $name FAILED: $(tail -1 "$out/logs/$name.err")"
-		fails=$((fails + 1))
-	fi
-}
+# one NAME SMARTBENCH-ARGUMENTS...
+. bench/guest/record.sh
 
 echo "# bench: unmodified programs, mode $mode, kernel $(uname -r), $(nproc) CPU(s), sched_smart=all"
 for l in SMART-unmodified SMART-unmodified-noinfer; do
