@@ -273,13 +273,11 @@ static void smart_infer_show(struct task_struct *p)
 	const struct smart_infer *inf = &sse->infer;
 	bool on = smart_infer_periodic(inf);
 	u64 period = on ? inf->period : 0, demand = on ? inf->demand : 0;
+	bool same = period ? sse->infer_shown &&
+			     abs_diff(period, sse->infer_shown) <= period >> 3 :
+			     !sse->infer_shown;
 
-	if (period == sse->infer_shown &&
-	    abs_diff(demand, sse->infer_shown_demand) <= demand >> 3)
-		return;
-	if (period && sse->infer_shown &&
-	    abs_diff(period, sse->infer_shown) <= period >> 3 &&
-	    abs_diff(demand, sse->infer_shown_demand) <= demand >> 3)
+	if (same && abs_diff(demand, sse->infer_shown_demand) <= demand >> 3)
 		return;
 	sse->infer_shown = period;
 	sse->infer_shown_demand = demand;
