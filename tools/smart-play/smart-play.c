@@ -20,17 +20,19 @@
  *    average of the CPU time of earlier frames of that type plus 10%, with
  *    SMART_CONSTRAINT_NOTIFY.  A packet for which the kernel says the
  *    deadline cannot be met before it starts (the notification, or the
- *    status INFEASIBLE) is skipped.
+ *    status INFEASIBLE) is skipped (see below).
  *  - Plain mode (--no-smart, or a kernel without SCHED_SMART): no SMART
  *    call; the player skips a packet that its wall-clock estimate of the
  *    frame type says would finish late, as the paper's SVR4 player does.
  *
- * A skipped B frame costs nothing else (no frame refers to it); after a
- * skipped I or P frame the player skips every packet until the next key
- * frame, since the frames in between would decode from a missing
- * reference.  Frame types come from the packets: I is a key frame, B a
- * frame shown before one decoded earlier (its PTS is below the largest
- * seen), P the rest.
+ * Only B frames are skipped for a prediction: nothing refers to them.  An
+ * I or P frame predicted late is decoded anyway (the frames up to the
+ * next key frame refer to it) and counted as "decoded anyway"; one whose
+ * time has already passed before it starts is skipped together with
+ * every frame up to the next key frame, which is how a player that fell
+ * behind catches up.  Frame types come from the packets: I is a key
+ * frame, B a frame shown before one decoded earlier (its PTS is below the
+ * largest seen), P the rest.
  *
  * Audio: packets are decoded ahead into a device buffer of at most
  * --audio-ahead ms, which the device drains in real time from the start of
@@ -47,6 +49,7 @@
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -126,7 +129,8 @@ struct stream {
 
 	/* video */
 	long frames, on_time, early, late;
-	long skipped_notified, skipped_estimate, skipped_ref, lost, cut;
+	long skipped_notified, skipped_estimate, skipped_late, skipped_ref;
+	long decoded_anyway, lost, cut;
 	long notified, overran;
 	double err_sum, err_sq;
 	struct SwsContext *sws;
@@ -286,11 +290,12 @@ static void smart_fall_back(int err)
 	pthread_mutex_unlock(&smart_lock);
 }
 
-enum begin { BEGUN, NOT_BEGUN, SKIP };
+enum begin { BEGUN, NOT_BEGUN, SKIP, LATE };
 
 /*
- * Begin the constraint of one unit of work.  SKIP: the kernel says now it
- * cannot be done in time (deadline passed, infeasible, notified).
+ * Begin the constraint of one unit of work.  SKIP: the kernel says before
+ * it starts that it cannot be done in time (the status INFEASIBLE or the
+ * notification); LATE: its deadline has passed already.
  */
 static enum begin tc_begin(int64_t deadline, uint64_t estimate, int64_t period,
 			   uint64_t cookie)
@@ -308,7 +313,7 @@ static enum begin tc_begin(int64_t deadline, uint64_t estimate, int64_t period,
 	notified_cookie = 0;
 	if (smart_constraint_begin(&c, 0)) {
 		if (errno == ETIME)
-			return SKIP;
+			return LATE;
 		if (errno == EINVAL && deadline - now_ns() > 60 * NSEC_PER_SEC)
 			return NOT_BEGUN;	/* further than a constraint may reach */
 		smart_fall_back(errno);
@@ -586,15 +591,28 @@ static void *video_main(void *arg)
 			b = tc_begin(deadline, est, s->period, i);
 		} else {
 			est = estimate(s->wall_est, type, s->period);
-			b = now_ns() + (int64_t)est > deadline ? SKIP : NOT_BEGUN;
+			t0 = now_ns();
+			b = t0 >= deadline ? LATE : t0 + (int64_t)est > deadline ? SKIP : NOT_BEGUN;
 		}
-		if (b == SKIP) {
-			if (opt.mode == MODE_SMART)
+		/*
+		 * Skip a B frame that will be late: nothing refers to it.  An I
+		 * or P frame is decoded anyway, since the frames up to the next
+		 * key frame refer to it, unless its time has passed already:
+		 * then the player is so far behind that it skips up to the next
+		 * key frame to catch up.
+		 */
+		if (b == SKIP && type != FT_B) {
+			s->decoded_anyway++;
+			b = NOT_BEGUN;
+		}
+		if (b == SKIP || b == LATE) {
+			if (b == LATE)
+				s->skipped_late++;
+			else if (opt.mode == MODE_SMART)
 				s->skipped_notified++;
 			else
 				s->skipped_estimate++;
-			frame_log(s, i, type, "skipped", est, 0, 0);
-			/* no frame refers to a B frame; the others are references */
+			frame_log(s, i, type, b == LATE ? "skipped-late" : "skipped", est, 0, 0);
 			wait_key = type != FT_B;
 			av_packet_unref(pkt);
 			continue;
@@ -716,7 +734,7 @@ static void *audio_main(void *arg)
 
 static long skipped(const struct stream *s)
 {
-	return s->skipped_notified + s->skipped_estimate + s->skipped_ref;
+	return s->skipped_notified + s->skipped_estimate + s->skipped_late + s->skipped_ref;
 }
 
 static void print_text(struct stream *ss, int n, double wall_s)
@@ -734,8 +752,13 @@ static void print_text(struct stream *ss, int n, double wall_s)
 			       1e9 / s->period, s->frames, s->on_time, s->early, s->late,
 			       skipped(s));
 			if (skipped(s))
-				printf(" (%ld notified, %ld by estimate, %ld after a skipped reference)",
-				       s->skipped_notified, s->skipped_estimate, s->skipped_ref);
+				printf(" (%ld notified, %ld by estimate, %ld past their time, "
+				       "%ld after a skipped reference)",
+				       s->skipped_notified, s->skipped_estimate, s->skipped_late,
+				       s->skipped_ref);
+			if (s->decoded_anyway)
+				printf(", %ld references predicted late decoded anyway",
+				       s->decoded_anyway);
 			if (s->lost)
 				printf(", %ld lost to decode errors", s->lost);
 			if (s->cut)
@@ -805,11 +828,13 @@ static void print_json(struct stream *ss, int n, double wall_s)
 
 			printf(",\"width\":%d,\"height\":%d,\"fps\":%.3f,\"frames\":%ld,"
 			       "\"on_time\":%ld,\"early\":%ld,\"late\":%ld,\"skipped\":%ld,"
-			       "\"skipped_notified\":%ld,\"skipped_estimate\":%ld,\"skipped_ref\":%ld,"
+			       "\"skipped_notified\":%ld,\"skipped_estimate\":%ld,\"skipped_late\":%ld,"
+			       "\"skipped_ref\":%ld,\"decoded_anyway\":%ld,"
 			       "\"lost\":%ld,\"cut\":%ld,\"error_ms\":{\"mean\":%.3f,\"sd\":%.3f}",
 			       s->dec->width, s->dec->height, 1e9 / s->period, s->frames,
 			       s->on_time, s->early, s->late, skipped(s), s->skipped_notified,
-			       s->skipped_estimate, s->skipped_ref, s->lost, s->cut, mean,
+			       s->skipped_estimate, s->skipped_late, s->skipped_ref,
+			       s->decoded_anyway, s->lost, s->cut, mean,
 			       shown ? sqrt(fmax(0, s->err_sq / shown - mean * mean)) : 0);
 		} else {
 			printf(",\"sample_rate\":%d,\"packets\":%ld,\"underruns\":%ld,"
@@ -841,6 +866,30 @@ static void print_json(struct stream *ss, int n, double wall_s)
 }
 
 /* ---- main ------------------------------------------------------------------------ */
+
+/*
+ * SMART mode: the process enters SCHED_SMART before it opens anything, so
+ * that its threads (which inherit the policy) are not left behind SMART
+ * tasks as SCHED_NORMAL ones between their constraints.  A priority or
+ * share given by "smartctl run" is kept.
+ */
+static void enter_smart(void)
+{
+	struct smart_attr a = { .size = sizeof(a), .mask = 0 };
+
+	if (opt.mode != MODE_SMART || sched_getscheduler(0) == SCHED_SMART)
+		return;
+	if (smart_setattr(0, &a, 0)) {
+		int err = errno;
+
+		pthread_mutex_lock(&smart_lock);
+		smart_fell_back = true;
+		opt.mode = MODE_PLAIN;
+		pthread_mutex_unlock(&smart_lock);
+		warnx("cannot enter SCHED_SMART: %s; playing best-effort (as --no-smart)",
+		      smart_strerror(SMART_CALL_SETATTR, err));
+	}
+}
 
 static void __attribute__((noreturn)) usage(FILE *out, int status)
 {
@@ -962,6 +1011,7 @@ int main(int argc, char **argv)
 		opt.mode = MODE_PLAIN;
 		smart_fell_back = true;
 	}
+	enter_smart();
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGXCPU, &sa, NULL))
 		die("sigaction: %s", strerror(errno));

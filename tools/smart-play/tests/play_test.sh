@@ -87,8 +87,9 @@ else
 	nok "frames add up" "frames=$frames sum=$sum" "$(cat "$tmp/p.json")"
 fi
 sk=$(jget "$tmp/p.json" "$v.skipped")
-parts=$(($(jget "$tmp/p.json" "$v.skipped_notified") + $(jget "$tmp/p.json" "$v.skipped_estimate") + $(jget "$tmp/p.json" "$v.skipped_ref")))
-[ "$sk" = "$parts" ] && ok "skipped = notified + by estimate + after a reference" ||
+parts=0
+for k in skipped_notified skipped_estimate skipped_late skipped_ref; do parts=$((parts + $(jget "$tmp/p.json" "$v.$k"))); done
+[ "$sk" = "$parts" ] && ok "skipped = notified + by estimate + past their time + after a reference" ||
 	nok "skipped adds up" "skipped=$sk parts=$parts"
 [ "$(jget "$tmp/p.json" .mode)" = plain ] && [ "$(jget "$tmp/p.json" "$v.notified")" = 0 ] &&
 	[ "$(jget "$tmp/p.json" "$v.skipped_notified")" = 0 ] &&
@@ -116,6 +117,8 @@ check "text output" 0 "video h264" "$P" --no-smart --duration 0.5 "$M/short.mp4"
 f=$(jget "$tmp/d.json" ".streams[0].frames")
 [ -n "$f" ] && [ "$f" -ge 24 ] && [ "$f" -le 26 ] && [ -z "$(jget "$tmp/d.json" ".streams[1].kind")" ] &&
 	ok "--duration 1 --no-audio: 25 frames ($f), no audio stream" || nok "--duration 1 --no-audio" "$(cat "$tmp/d.json")"
+check "a VP8 clip plays" 0 "video vp8 320x240 25.00 fps: 50 frames" "$P" --no-smart "$M/vp8.mkv"
+check "an MPEG-4 part 2 clip plays" 0 "video mpeg4 1280x720" "$P" --no-smart --duration 0.3 "$M/entertain.mkv"
 check "audio-only file plays" 0 "audio aac" "$P" --no-smart --duration 0.5 "$M/audio-only.m4a"
 
 echo "1..$n"
