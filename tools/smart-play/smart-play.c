@@ -613,8 +613,19 @@ static void *video_main(void *arg)
 			else
 				s->skipped_estimate++;
 			frame_log(s, i, type, b == LATE ? "skipped-late" : "skipped", est, 0, 0);
-			wait_key = type != FT_B;
 			av_packet_unref(pkt);
+			if (type != FT_B) {
+				/*
+				 * Up to the next key frame: show what the decoder
+				 * holds back for reordering, then start afresh.
+				 */
+				if (avcodec_send_packet(s->dec, NULL) == 0)
+					show_rest(s, f, &pend);
+				avcodec_flush_buffers(s->dec);
+				s->lost += pend.n;
+				pend.n = 0;
+				wait_key = true;
+			}
 			continue;
 		}
 		/* decode, and convert what comes out, under the constraint */
