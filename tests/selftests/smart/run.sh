@@ -24,7 +24,7 @@
 # Exit status: 0 if nothing failed, 1 if anything failed, 2 on usage errors.
 
 ALL_TESTS="smart_api_test smart_sysctl_test smart_sched_test smart_smp_test smart_tc_test smart_rt_test smart_trace_test
-libsmart_test smartctl_test.sh smart_harden_test smart_abuse_test smart_cgroup_test smart_infer_test smart_stress_test smart_fuzz_test"
+libsmart_test smartctl_test.sh smart_harden_test smart_abuse_test smart_cgroup_test smart_infer_test smart_play_test.sh smart_stress_test smart_fuzz_test"
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
