@@ -85,6 +85,7 @@ static struct {
 	bool no_audio;
 	int64_t duration;	/* of play-out, ns; 0: the whole file */
 	int64_t lead;		/* from the start to the first presentation */
+	int64_t start_at;	/* --start-at: the base, CLOCK_MONOTONIC ns */
 	int64_t audio_ahead;	/* device buffer */
 	double alpha;		/* estimator weight */
 	double margin;		/* estimator margin (SMART mode) */
@@ -921,6 +922,8 @@ static void __attribute__((noreturn)) usage(FILE *out, int status)
 		" -A, --no-audio          do not play the audio streams\n"
 		" -a, --audio-ahead <ms>  audio device buffer (default 500)\n"
 		" -l, --lead <ms>         from start to the first frame (default 200)\n"
+		" -s, --start-at <s>      show the first frame at this CLOCK_MONOTONIC time\n"
+		"                           (seconds; to start several players together)\n"
 		" -m, --margin <pct>      estimate margin in SMART mode (default 10)\n"
 		" -j, --json              print one JSON object\n"
 		" -f, --frames <file>     one CSV line per frame: file,stream,index,type,\n"
@@ -954,6 +957,7 @@ int main(int argc, char **argv)
 		{ "no-audio", no_argument, NULL, 'A' },
 		{ "audio-ahead", required_argument, NULL, 'a' },
 		{ "lead", required_argument, NULL, 'l' },
+		{ "start-at", required_argument, NULL, 's' },
 		{ "margin", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "frames", required_argument, NULL, 'f' },
@@ -967,7 +971,7 @@ int main(int argc, char **argv)
 	int c, n = 0, nfiles;
 	int64_t t0;
 
-	while ((c = getopt_long(argc, argv, "nd:Aa:l:m:jf:qhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "nd:Aa:l:s:m:jf:qhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			opt.mode = MODE_PLAIN;
@@ -983,6 +987,9 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			opt.lead = MS(parse_num(optarg, "lead", 0, 60000));
+			break;
+		case 's':
+			opt.start_at = (int64_t)(parse_num(optarg, "start time", 0, 1e9) * 1e9);
 			break;
 		case 'm':
 			opt.margin = parse_num(optarg, "margin", 0, 1000) / 100;
@@ -1046,6 +1053,12 @@ int main(int argc, char **argv)
 	/* everything is open and probed: play-out starts now */
 	t0 = now_ns();
 	opt.base = t0 + opt.lead;
+	if (opt.start_at) {
+		if (opt.start_at <= t0)
+			die("--start-at: %.3f s has passed (now %.3f s)", opt.start_at / 1e9, t0 / 1e9);
+		opt.base = opt.start_at;
+		t0 = opt.base - opt.lead;
+	}
 	for (int k = 0; k < n; k++) {
 		int ret = pthread_create(&ss[k].thread, NULL,
 					 ss[k].kind == ST_VIDEO ? video_main : audio_main, &ss[k]);

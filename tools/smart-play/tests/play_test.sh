@@ -62,6 +62,8 @@ for d in 0 -1 abc 1e9 ""; do
 done
 check "margin -5 refused" 1 "invalid margin: '-5'" "$P" --margin -5 "$M/short.mp4"
 check "audio-ahead 0 refused" 1 "invalid audio buffer: '0'" "$P" --audio-ahead 0 "$M/short.mp4"
+check "--start-at in the past" 1 "--start-at: 1.000 s has passed" "$P" --start-at 1 "$M/short.mp4"
+check "--start-at -1 refused" 1 "invalid start time: '-1'" "$P" --start-at -1 "$M/short.mp4"
 check "missing file" 1 "cannot open '$tmp/none.mp4': No such file or directory" "$P" "$tmp/none.mp4"
 check "corrupt file" 1 "corrupt.mp4" "$P" "$M/corrupt.mp4"
 check "unsupported codec" 1 "no decoder for its video codec" "$P" "$M/unsupported.avi"
