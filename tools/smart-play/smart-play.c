@@ -27,10 +27,11 @@
  *
  * Only B frames are skipped for a prediction: nothing refers to them.  An
  * I or P frame predicted late is decoded anyway (the frames up to the
- * next key frame refer to it) and counted as "decoded anyway"; one whose
- * time has already passed before it starts is skipped together with
- * every frame up to the next key frame, which is how a player that fell
- * behind catches up.  Frame types come from the packets: I is a key
+ * next key frame refer to it) and counted as "decoded anyway", and so is
+ * one whose time has passed already (the B frames skipped meanwhile let
+ * the player catch up); only one whose time passed more than --max-behind
+ * (200 ms) ago is skipped together with every frame up to the next key
+ * frame, which is how a player far behind catches up.  Frame types come from the packets: I is a key
  * frame, B a frame shown before one decoded earlier (its PTS is below the
  * largest seen), P the rest.
  *
@@ -87,6 +88,7 @@ static struct {
 	int64_t lead;		/* from the start to the first presentation */
 	int64_t start_at;	/* --start-at: the base, CLOCK_MONOTONIC ns */
 	int64_t audio_ahead;	/* device buffer */
+	int64_t max_behind;	/* a reference later than this: skip to a key frame */
 	double alpha;		/* estimator weight */
 	double margin;		/* estimator margin (SMART mode) */
 	FILE *frames;		/* --frames */
@@ -96,6 +98,7 @@ static struct {
 	.mode = MODE_SMART,
 	.lead = MS(200),
 	.audio_ahead = MS(500),
+	.max_behind = MS(200),
 	.alpha = 0.25,
 	.margin = SMART_ESTIMATOR_MARGIN_PAPER,
 	.frames_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -598,11 +601,11 @@ static void *video_main(void *arg)
 		/*
 		 * Skip a B frame that will be late: nothing refers to it.  An I
 		 * or P frame is decoded anyway, since the frames up to the next
-		 * key frame refer to it, unless its time has passed already:
-		 * then the player is so far behind that it skips up to the next
-		 * key frame to catch up.
+		 * key frame refer to it (the B frames skipped meanwhile catch
+		 * up), unless its time passed more than --max-behind ago: then
+		 * the player skips up to the next key frame.
 		 */
-		if (b == SKIP && type != FT_B) {
+		if (type != FT_B && (b == SKIP || (b == LATE && now_ns() - deadline < opt.max_behind))) {
 			s->decoded_anyway++;
 			b = NOT_BEGUN;
 		}
@@ -802,6 +805,25 @@ static void print_text(struct stream *ss, int n, double wall_s)
 	}
 }
 
+/*
+ * The CPU a stream would need to play every frame: the mean CPU time of a
+ * decoded frame over the frame period (video), what it used (audio).
+ */
+static double demand_pct(const struct stream *s, double cpu_pct)
+{
+	uint64_t ns = 0;
+	size_t n = 0;
+
+	if (s->kind == ST_AUDIO)
+		return cpu_pct;
+	for (int t = 0; t < FT_NR; t++) {
+		for (size_t i = 0; i < s->ts[t].n; i++)
+			ns += s->ts[t].ns[i];
+		n += s->ts[t].n;
+	}
+	return n ? 100.0 * ns / n / s->period : 0;
+}
+
 static void json_string(const char *str)
 {
 	putchar('"');
@@ -853,7 +875,7 @@ static void print_json(struct stream *ss, int n, double wall_s)
 			       "\"underrun_ms\":%.3f",
 			       s->dec->sample_rate, s->segments, s->underruns, s->underrun_ms);
 		}
-		printf(",\"types\":{");
+		printf(",\"demand_pct\":%.3f,\"types\":{", demand_pct(s, cpu));
 		for (int t = 0, first = 1; t < FT_NR; t++) {
 			struct type_stats *ts = &s->ts[t];
 			struct summary m;
@@ -925,6 +947,8 @@ static void __attribute__((noreturn)) usage(FILE *out, int status)
 		" -s, --start-at <s>      show the first frame at this CLOCK_MONOTONIC time\n"
 		"                           (seconds; to start several players together)\n"
 		" -m, --margin <pct>      estimate margin in SMART mode (default 10)\n"
+		" -b, --max-behind <ms>   skip to the next key frame when an I or P frame\n"
+		"                           is this late before it starts (default 200)\n"
 		" -j, --json              print one JSON object\n"
 		" -f, --frames <file>     one CSV line per frame: file,stream,index,type,\n"
 		"                           outcome,estimate_ms,cpu_ms,finish_ms\n"
@@ -959,6 +983,7 @@ int main(int argc, char **argv)
 		{ "lead", required_argument, NULL, 'l' },
 		{ "start-at", required_argument, NULL, 's' },
 		{ "margin", required_argument, NULL, 'm' },
+		{ "max-behind", required_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "frames", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -971,7 +996,7 @@ int main(int argc, char **argv)
 	int c, n = 0, nfiles;
 	int64_t t0;
 
-	while ((c = getopt_long(argc, argv, "nd:Aa:l:s:m:jf:qhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "nd:Aa:l:s:m:b:jf:qhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			opt.mode = MODE_PLAIN;
@@ -990,6 +1015,9 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 			opt.start_at = (int64_t)(parse_num(optarg, "start time", 0, 1e9) * 1e9);
+			break;
+		case 'b':
+			opt.max_behind = MS(parse_num(optarg, "max-behind", 0, 60000));
 			break;
 		case 'm':
 			opt.margin = parse_num(optarg, "margin", 0, 1000) / 100;
