@@ -6,6 +6,8 @@
  *
  *   smartbench fig3   --label L [--duration S] [--seed N]
  *   smartbench fig5   --label L [--duration S] [--seed N]
+ *   smartbench realmix --label L [--duration S] [--seed N] [--player PATH]
+ *                     [--media DIR] [--frames-dir DIR]
  *   smartbench berate --label L --case 1..6
  *                     --variant unmodified|unmodified-dropping|constraints|dropping
  *                     [--duration S] [--seed N]
@@ -27,6 +29,14 @@
  *   SMART-unmodified-noinfer  the same with kernel.smart.infer = 0, which the
  *                        runner sets
  *
+ * realmix is the Figure 3 mix with real decoders: the News and Entertain
+ * players are smart-play processes (tools/smart-play) playing news.mp4 and
+ * entertain.mkv of scripts/mkclips (libavcodec; News with its audio),
+ * beside the synthetic Typing and Dhrystone.  Under SMART and
+ * SMART-nobias the players decode under time constraints; under the other
+ * labels they run with --no-smart.  DEADLINE has no runtime to reserve
+ * for a real decoder and is refused.
+ *
  * Both unmodified labels check the kernel's mode and kernel.smart.infer and
  * refuse to run under the wrong ones, so that a record's label says what ran.
  *
@@ -44,6 +54,7 @@
  * a shared mapping.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <sched.h>
@@ -76,8 +87,8 @@ static const char *const label_names[] = {
 	"SMART-unmodified-noinfer",
 };
 
-enum kind { K_AUDIO, K_VIDEO, K_TYPING, K_BATCH, K_SRT };
-static const char *const kind_names[] = { "audio", "video", "typing", "batch", "srt" };
+enum kind { K_AUDIO, K_VIDEO, K_TYPING, K_BATCH, K_SRT, K_PLAYER };
+static const char *const kind_names[] = { "audio", "video", "typing", "batch", "srt", "player" };
 
 #define MAX_APPS	6
 #define MAX_PHASES	2
@@ -116,6 +127,7 @@ struct app {
 	double period_ms;	/* frame/segment/job period */
 	int fps, util;		/* srtsim */
 	int64_t stop_ns;	/* leaves at this time (News in fig5) */
+	char media_file[64];	/* player: the clip, in --media */
 	bool slaved;		/* News video: ideal times from the audio clock */
 	/* filled in by the app */
 	int policy;		/* the policy it actually ran with */
@@ -145,6 +157,10 @@ static bool use_constraints;	/* media apps use SMART time constraints */
 static bool srt_drop;		/* srtsim drops a job it is notified of (berate dropping) */
 static bool srt_guess;		/* srtsim drops a job its own estimate says is late */
 static int ncpus;
+static const char *player = "smart-play";	/* realmix */
+static const char *media_dir = "build/media";
+static const char *frames_dir;
+static pid_t driver_pid;
 
 /* ---- small utilities ------------------------------------------------------- */
 
@@ -801,6 +817,129 @@ static void srt_main(struct app *a)
 	phase_close();
 }
 
+/* ---- realmix: the players ---------------------------------------------------- */
+
+/* Where player @a writes its JSON record. */
+static void player_out(const struct app *a, char *buf, size_t len)
+{
+	snprintf(buf, len, "/tmp/smartbench-%d-%s.json", (int)driver_pid, a->name);
+}
+
+/*
+ * In the child of the driver: take the label's policy and become
+ * smart-play, showing its first frame 200 ms after the start (as the
+ * synthetic players), until the end of the run.
+ */
+static void player_exec(struct app *a)
+{
+	char out[128], clip[256], start[32], dur[32], frames[256];
+	char *argv[16];
+	int n = 0, fd;
+
+	apply_policy(a);
+	if (label == L_FIFO) {
+		/* its decoding threads must be FIFO too: no reset on fork */
+		struct sched_param sp = { .sched_priority = 50 };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			die("SCHED_FIFO 50: %s", strerror(errno));
+	}
+	player_out(a, out, sizeof(out));
+	snprintf(clip, sizeof(clip), "%s/%s", media_dir, a->media_file);
+	snprintf(start, sizeof(start), "%.9f", (sh->t0 + MS(200)) / 1e9);
+	snprintf(dur, sizeof(dur), "%.3f", (sh->end - sh->t0 - MS(200)) / 1e9);
+	argv[n++] = (char *)player;
+	argv[n++] = "--json";
+	argv[n++] = "--start-at";
+	argv[n++] = start;
+	argv[n++] = "--duration";
+	argv[n++] = dur;
+	if (!use_constraints)
+		argv[n++] = "--no-smart";
+	if (frames_dir) {
+		snprintf(frames, sizeof(frames), "%s/%s-%s.csv", frames_dir, label_names[label], a->name);
+		argv[n++] = "--frames";
+		argv[n++] = frames;
+	}
+	argv[n++] = clip;
+	argv[n] = NULL;
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || dup2(fd, 1) < 0)
+		die("%s: %s", out, strerror(errno));
+	close(fd);
+	__atomic_add_fetch(&sh->placed, 1, __ATOMIC_SEQ_CST);
+	execvp(player, argv);
+	die("cannot run the player '%s': %s", player, strerror(errno));
+}
+
+/* The player's record, whole (NULL if it wrote none), malloc'ed. */
+static char *player_record(const struct app *a)
+{
+	char out[128], *buf;
+	long len;
+	FILE *f;
+
+	player_out(a, out, sizeof(out));
+	f = fopen(out, "r");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	buf = len > 0 ? malloc(len + 1) : NULL;
+	if (buf && fread(buf, 1, len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	if (!buf)
+		return NULL;
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	buf[len] = 0;
+	return buf;
+}
+
+/* The sum of every number after @key in @rec ("cpu_pct", "demand_pct"). */
+static double record_sum(const char *rec, const char *key)
+{
+	char pat[64];
+	double sum = 0;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	for (const char *p = rec; (p = strstr(p, pat)); p += strlen(pat))
+		sum += strtod(p + strlen(pat), NULL);
+	return sum;
+}
+
+/*
+ * After the run: each player's CPU time and demand (what decoding every
+ * frame would have taken, for Dhrystone's ideal share) from its record.
+ */
+static void players_collect(void)
+{
+	for (int i = 0; i < sh->napps; i++) {
+		struct app *a = &sh->app[i];
+		char *rec;
+
+		if (a->kind != K_PLAYER)
+			continue;
+		rec = player_record(a);
+		if (!rec || !strstr(rec, "\"streams\""))
+			die("%s: the player wrote no record (see its stderr)", a->name);
+		a->ph[0].cpu_ns = record_sum(rec, "cpu_pct") / 100 * (sh->end - sh->t0);
+		a->mean_ms = record_sum(rec, "demand_pct");
+		a->period_ms = 100;
+		if (strstr(rec, "\"fell_back\":true")) {
+			char note[sizeof(a->note)];
+
+			snprintf(note, sizeof(note), "%s: the player fell back to --no-smart", a->name);
+			memcpy(a->note, note, sizeof(note));
+		}
+		free(rec);
+	}
+}
+
 /* ---- the driver ---------------------------------------------------------- */
 
 static struct app *add_app(const char *name, enum kind kind, double mean, double sd,
@@ -813,7 +952,7 @@ static struct app *add_app(const char *name, enum kind kind, double mean, double
 	a = &sh->app[sh->napps++];
 	snprintf(a->name, sizeof(a->name), "%s", name);
 	a->kind = kind;
-	a->media = kind == K_AUDIO || kind == K_VIDEO;
+	a->media = kind == K_AUDIO || kind == K_VIDEO || kind == K_PLAYER;
 	a->share = SMART_SHARE_DEFAULT;
 	a->mean_ms = mean;
 	a->sd_ms = sd;
@@ -847,6 +986,19 @@ static void setup_mix(bool fig5, double duration)
 		sh->phase_at = audio->stop_ns;
 		sh->nphases = 2;
 	}
+}
+
+/* Figure 3 with real decoders: News (H.264 + AAC), Entertain (MPEG-4). */
+static void setup_realmix(void)
+{
+	struct app *a;
+
+	a = add_app("news", K_PLAYER, 0, 0, 0);
+	snprintf(a->media_file, sizeof(a->media_file), "news.mp4");
+	a = add_app("entertain", K_PLAYER, 0, 0, 0);
+	snprintf(a->media_file, sizeof(a->media_file), "entertain.mkv");
+	add_app("typing", K_TYPING, 1.96, 0.17, 0);
+	add_app("dhrystone", K_BATCH, 0, 0, 0);
 }
 
 /* BeRate Table 1 */
@@ -958,6 +1110,9 @@ static void run(void)
 		case K_SRT:
 			srt_main(a);
 			break;
+		case K_PLAYER:
+			player_exec(a);
+			break;
 		}
 		_exit(0);
 	}
@@ -1066,6 +1221,14 @@ static void json_app(const struct app *a, int p, double len_ns, double ideal)
 		if (ideal >= 0)
 			printf(",\"ideal_pct\":%.3f", ideal);
 		break;
+	case K_PLAYER: {
+		char *rec = player_record(a);
+
+		printf(",\"clip\":\"%s\",\"demand_pct\":%.3f,\"player\":%s", a->media_file,
+		       a->mean_ms, rec ? rec : "null");
+		free(rec);
+		break;
+	}
 	case K_SRT:
 		printf(",\"fps\":%d,\"util_pct\":%d,\"jobs\":%ld,\"missed\":%ld,\"notified\":%ld,\"dropped\":%ld",
 		       a->fps, a->util, st->units, st->missed, st->notified, st->dropped);
@@ -1185,11 +1348,12 @@ static void print_berate(int c, const char *variant, double duration)
 static void usage(int st)
 {
 	fprintf(st ? stderr : stdout,
-		"Usage: smartbench fig3|fig5|berate --label SMART|SMART-nobias|EEVDF|FIFO|DEADLINE|\n"
+		"Usage: smartbench fig3|fig5|realmix|berate --label SMART|SMART-nobias|EEVDF|FIFO|DEADLINE|\n"
 		"                  SMART-unmodified|SMART-unmodified-noinfer\n"
 		"                  [--duration SECONDS] [--seed N]\n"
 		"                  [--case 1..6 --variant unmodified|unmodified-dropping|constraints|dropping]\n"
 		"                                                                     (berate)\n"
+		"                  [--player PATH] [--media DIR] [--frames-dir DIR]  (realmix)\n"
 		"Runs one workload of the evaluation suite and prints one JSON record\n"
 		"(bench/SCHEMA.md).\n");
 	exit(st);
@@ -1203,6 +1367,9 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "case", required_argument, NULL, 'c' },
 		{ "variant", required_argument, NULL, 'v' },
+		{ "player", required_argument, NULL, 'P' },
+		{ "media", required_argument, NULL, 'M' },
+		{ "frames-dir", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -1211,7 +1378,7 @@ int main(int argc, char **argv)
 	int opt, bcase = 0;
 	char *endp;
 
-	while ((opt = getopt_long(argc, argv, "l:d:s:c:v:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "l:d:s:c:v:P:M:F:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'l': lab = optarg; break;
 		case 'd':
@@ -1222,6 +1389,9 @@ int main(int argc, char **argv)
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 'c': bcase = atoi(optarg); break;
 		case 'v': variant = optarg; break;
+		case 'P': player = optarg; break;
+		case 'M': media_dir = optarg; break;
+		case 'F': frames_dir = optarg; break;
 		case 'h': usage(0); break;
 		default: usage(2);
 		}
@@ -1243,6 +1413,7 @@ int main(int argc, char **argv)
 			die("--label %s: kernel.smart.infer must be %d", lab, label == L_UNMOD);
 	}
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	driver_pid = getpid();
 
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
@@ -1262,6 +1433,18 @@ int main(int argc, char **argv)
 		setup_mix(exp[3] == '5', duration);
 		run();
 		print_mix(exp, duration);
+	} else if (!strcmp(exp, "realmix")) {
+		if (variant || bcase)
+			die("--case/--variant are for berate");
+		if (label == L_DEADLINE)
+			die("realmix: DEADLINE needs a runtime to reserve, which a real decoder does not know");
+		/* the players load their libraries and open their clips first */
+		sh->t0 = now_ns() + MS(4000);
+		sh->end = sh->phase_at = sh->t0 + (int64_t)(duration * NSEC_PER_SEC);
+		setup_realmix();
+		run();
+		players_collect();
+		print_mix(exp, duration);
 	} else if (!strcmp(exp, "berate")) {
 		if (!variant || (strcmp(variant, "unmodified") && strcmp(variant, "constraints") &&
 				 strcmp(variant, "dropping") && strcmp(variant, "unmodified-dropping")))
@@ -1276,7 +1459,7 @@ int main(int argc, char **argv)
 		run();
 		print_berate(bcase, variant, duration);
 	} else {
-		die("unknown experiment '%s' (fig3, fig5, berate)", exp);
+		die("unknown experiment '%s' (fig3, fig5, realmix, berate)", exp);
 	}
 	return 0;
 }
