@@ -15,9 +15,9 @@ out=${2:?usage: run.sh smoke|quick|full OUTDIR}
 bin=/opt/smart/bin
 export PATH=$bin:$PATH
 case $mode in
-smoke) mix=3 fig5=3 berate=2 cases="3" ;;
-quick) mix=20 fig5=20 berate=6 cases="1 2 3 4 5 6" ;;
-full) mix=300 fig5=300 berate=60 cases="1 2 3 4 5 6" ;;
+smoke) mix=3 fig5=3 berate=2 cases="3" real=3 ;;
+quick) mix=20 fig5=20 berate=6 cases="1 2 3 4 5 6" real=19 ;;
+full) mix=300 fig5=300 berate=60 cases="1 2 3 4 5 6" real=19 ;;
 *) echo "run.sh: unknown mode '$mode' (smoke, quick, full)" >&2; exit 2 ;;
 esac
 mkdir -p "$out/raw" "$out/logs"
@@ -47,6 +47,9 @@ done
 for l in SMART EEVDF; do
 	one "fig5-$l" fig5 --label $l --duration $fig5
 done
+# Figure 3 with real decoders (smart-play; the clips last 20 s)
+. bench/guest/realmix.sh
+realmix $real SMART EEVDF FIFO
 # BeRate Table 1: srtsim without SMART calls, then with time constraints
 for c in $cases; do
 	one "berate-$c-EEVDF-unmodified" berate --case "$c" --label EEVDF --variant unmodified --duration $berate

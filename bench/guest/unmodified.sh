@@ -16,9 +16,9 @@ out=${2:?usage: unmodified.sh smoke|quick|full OUTDIR}
 bin=/opt/smart/bin
 export PATH=$bin:$PATH
 case $mode in
-smoke) mix=3 berate=2 cases="3" ;;
-quick) mix=20 berate=6 cases="1 2 3 4 5 6" ;;
-full) mix=300 berate=60 cases="1 2 3 4 5 6" ;;
+smoke) mix=3 berate=2 cases="3" real=3 ;;
+quick) mix=20 berate=6 cases="1 2 3 4 5 6" real=19 ;;
+full) mix=300 berate=60 cases="1 2 3 4 5 6" real=19 ;;
 *) echo "unmodified.sh: unknown mode '$mode' (smoke, quick, full)" >&2; exit 2 ;;
 esac
 mkdir -p "$out/raw" "$out/logs"
@@ -44,6 +44,9 @@ for l in SMART-unmodified SMART-unmodified-noinfer; do
 	done
 done
 echo 1 >$infer
+# the real-decode mix, the players unchanged (smart-play --no-smart)
+. bench/guest/realmix.sh
+realmix $real SMART-unmodified
 sync
 echo "# bench: unmodified done, $fails failed"
 [ $fails = 0 ]

@@ -31,7 +31,7 @@ def check(ok, what):
 
 def policy_expected(label, app):
     """The class an app of @label must have run in (None: either)."""
-    media = app["kind"] in ("audio", "video", "srt")
+    media = app["kind"] in ("audio", "video", "srt", "player")
     if label.startswith("SMART-unmodified"):
         # no SMART call: SCHED_OTHER, which sched_smart=all gives to SMART
         return {SCHED_OTHER}
@@ -77,6 +77,32 @@ def check_apps(name, label, apps, length_s, one_cpu=True):
               f"{name}: app CPU adds up to {total:.1f}% of the CPU (90..100.5)")
 
 
+def check_realmix(name, label, r):
+    """The real-decode mix: the players' own records embedded and consistent."""
+    ph = r["phases"][0]
+    check_apps(name, label, ph["apps"], ph["end_s"] - ph["start_s"], one_cpu=False)
+    for a in ph["apps"]:
+        if a["kind"] != "player":
+            continue
+        p = a.get("player") or {}
+        want = "smart" if label == "SMART" else "plain"
+        check(p.get("mode") == want and not (want == "smart" and p.get("fell_back")),
+              f"{name}: {a['app']} played in {want} mode ({p.get('mode')}, fell back: {p.get('fell_back')})")
+        video = [s for s in p.get("streams", []) if s["kind"] == "video"]
+        for v in video:
+            parts = sum(v[k] for k in ("on_time", "early", "late", "skipped", "lost", "cut"))
+            check(v["frames"] > 0 and parts == v["frames"],
+                  f"{name}: {a['app']} frames {v['frames']} = on time + early + late + skipped "
+                  f"+ lost + cut ({parts})")
+            if want == "plain":
+                check(v["notified"] == 0 and v["skipped_notified"] == 0,
+                      f"{name}: {a['app']} took no constraint")
+            else:
+                check(v["skipped_estimate"] == 0,
+                      f"{name}: {a['app']} skipped nothing on its own estimate")
+        check(len(video) == 1, f"{name}: {a['app']} has one video stream")
+
+
 def main():
     if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
         print("usage: smoke_check.py RESULTS_DIR", file=sys.stderr)
@@ -102,6 +128,10 @@ def main():
             check_apps(f"fig5-{label} phase 1", label, p1["apps"], p1["end_s"] - 0.1)
             check(not any(a["app"].startswith("news") for a in p2["apps"]),
                   f"fig5-{label}: News left at the end of phase 1")
+    for label in ["SMART", "EEVDF", "FIFO", "SMART-unmodified"]:
+        r = recs.get(f"realmix-{label}")
+        if check(r is not None, f"realmix ran under {label}"):
+            check_realmix(f"realmix-{label}", label, r)
     for v in ["EEVDF-unmodified", "EEVDF-unmodified-dropping", "SMART-unmodified",
               "SMART-constraints", "SMART-dropping",
               "SMART-unmodified-unmodified", "SMART-unmodified-unmodified-dropping",
