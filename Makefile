@@ -8,7 +8,7 @@ HDRS    = $(BUILD)/obj-test/usr/include
 S      := $(CURDIR)/scripts
 export SMART_CONFIG := $(CONFIG)
 
-.PHONY: help deps kernel headers initramfs host-test selftests demo tools tools-test \
+.PHONY: help deps kernel headers initramfs host-test selftests demo tools tools-test media \
 	test fuzz run trace trace-shot bench bench-bin patches check-patches clean distclean
 
 help:
@@ -19,7 +19,8 @@ help:
 	@echo "make selftests            build tests/selftests/smart into build/selftests"
 	@echo "make demo                 build the share demo (build/demo/smart-demo)"
 	@echo "make tools                libsmart + static smartctl in build/tools (make -C tools install)"
-	@echo "make tools-test           host tests of libsmart and smartctl (TAP)"
+	@echo "make tools-test           host tests of libsmart, smartctl and smart-play (TAP)"
+	@echo "make media                test clips for smart-play (build/media, scripts/mkclips)"
 	@echo "make test                 everything; last line 'N passed, N failed'"
 	@echo "make fuzz [FUZZ_CALLS=N]  long syscall fuzz (10^6 calls per mode) on the debug kernel (KASAN, UBSAN, lockdep)"
 	@echo "make run                  boot in QEMU: shell on a terminal, else the demo"
@@ -67,6 +68,10 @@ demo: headers
 tools:
 	@$(MAKE) --no-print-directory -C tools O=$(BUILD)/tools
 
+# deterministic test clips for smart-play (build/media)
+media:
+	@$(S)/mkclips >/dev/null
+
 tools-test:
 	@$(MAKE) --no-print-directory -C tools O=$(BUILD)/tools check
 
@@ -82,7 +87,7 @@ fuzz: deps
 	@$(S)/fuzz --calls $(FUZZ_CALLS) --modes "$(FUZZ_MODES)" $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) \
 		$(if $(filter 0,$(TRINITY)),--no-trinity) $(if $(filter 0,$(FUZZ_HOTPLUG)),--no-hotplug)
 
-run: deps kernel demo initramfs
+run: deps kernel demo tools media initramfs
 	@if [ -t 0 ]; then $(S)/vm-run; \
 	else $(S)/vm-run --timeout 300 -- sh scripts/demo.sh; fi
 
