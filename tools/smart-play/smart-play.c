@@ -31,7 +31,10 @@
  * one whose time has passed already (the B frames skipped meanwhile let
  * the player catch up); only one whose time passed more than --max-behind
  * (200 ms) ago is skipped together with every frame up to the next key
- * frame, which is how a player far behind catches up.  Frame types come from the packets: I is a key
+ * frame, which is how a player far behind catches up.  After a reference
+ * decoded anyway the player skips every B frame until a frame is done in
+ * time again ("catching up", as players that drop non-reference frames
+ * when behind do).  Frame types come from the packets: I is a key
  * frame, B a frame shown before one decoded earlier (its PTS is below the
  * largest seen), P the rest.
  *
@@ -133,7 +136,7 @@ struct stream {
 
 	/* video */
 	long frames, on_time, early, late;
-	long skipped_notified, skipped_estimate, skipped_late, skipped_ref;
+	long skipped_notified, skipped_estimate, skipped_late, skipped_ref, skipped_behind;
 	long decoded_anyway, lost, cut;
 	long notified, overran;
 	double err_sum, err_sq;
@@ -545,7 +548,7 @@ static void *video_main(void *arg)
 	AVPacket *pkt = av_packet_alloc();
 	AVFrame *f = av_frame_alloc();
 	struct pending pend = { .n = 0 };
-	bool wait_key = false;
+	bool wait_key = false, behind = false;
 	uint64_t cpu0 = smart_thread_cpu_ns();
 	long i = 0;
 
@@ -556,6 +559,7 @@ static void *video_main(void *arg)
 		uint64_t c0, est, used;
 		enum ftype type;
 		enum begin b;
+		bool anyway = false;
 		int ret = av_read_frame(s->fmt, pkt);
 
 		if (ret == AVERROR_EOF)
@@ -589,6 +593,13 @@ static void *video_main(void *arg)
 			continue;
 		}
 		wait_key = false;
+		if (behind && type == FT_B) {
+			/* catching up after a late reference: no B frame */
+			s->skipped_behind++;
+			frame_log(s, i, type, "skipped-behind", 0, 0, 0);
+			av_packet_unref(pkt);
+			continue;
+		}
 		deadline = pts_time(s, pending_min(&pend, pts)) + TOLERANCE;
 		if (opt.mode == MODE_SMART) {
 			est = estimate(s->cpu_est, type, s->period);
@@ -607,6 +618,7 @@ static void *video_main(void *arg)
 		 */
 		if (type != FT_B && (b == SKIP || (b == LATE && now_ns() - deadline < opt.max_behind))) {
 			s->decoded_anyway++;
+			behind = anyway = true;
 			b = NOT_BEGUN;
 		}
 		if (b == SKIP || b == LATE) {
@@ -653,7 +665,10 @@ static void *video_main(void *arg)
 		smart_estimator_update(&s->cpu_est[type], used);
 		smart_estimator_update(&s->wall_est[type], now_ns() - t0);
 		ts_add(&s->ts[type], used, opt.mode == MODE_SMART ? est : 0);
-		frame_log(s, i, type, "decoded", est, used, now_ns() - (deadline - TOLERANCE));
+		t0 = now_ns() - (deadline - TOLERANCE);	/* finished, from its time */
+		frame_log(s, i, type, anyway ? "decoded-anyway" : "decoded", est, used, t0);
+		if (t0 <= 0)
+			behind = false;		/* in time again */
 		if (ret == 0)
 			show(s, f, &pend);
 		if (!show_rest(s, f, &pend))
@@ -749,7 +764,8 @@ static void *audio_main(void *arg)
 
 static long skipped(const struct stream *s)
 {
-	return s->skipped_notified + s->skipped_estimate + s->skipped_late + s->skipped_ref;
+	return s->skipped_notified + s->skipped_estimate + s->skipped_late + s->skipped_ref +
+	       s->skipped_behind;
 }
 
 static void print_text(struct stream *ss, int n, double wall_s)
@@ -768,9 +784,9 @@ static void print_text(struct stream *ss, int n, double wall_s)
 			       skipped(s));
 			if (skipped(s))
 				printf(" (%ld notified, %ld by estimate, %ld past their time, "
-				       "%ld after a skipped reference)",
+				       "%ld after a skipped reference, %ld catching up)",
 				       s->skipped_notified, s->skipped_estimate, s->skipped_late,
-				       s->skipped_ref);
+				       s->skipped_ref, s->skipped_behind);
 			if (s->decoded_anyway)
 				printf(", %ld references predicted late decoded anyway",
 				       s->decoded_anyway);
@@ -863,12 +879,12 @@ static void print_json(struct stream *ss, int n, double wall_s)
 			printf(",\"width\":%d,\"height\":%d,\"fps\":%.3f,\"frames\":%ld,"
 			       "\"on_time\":%ld,\"early\":%ld,\"late\":%ld,\"skipped\":%ld,"
 			       "\"skipped_notified\":%ld,\"skipped_estimate\":%ld,\"skipped_late\":%ld,"
-			       "\"skipped_ref\":%ld,\"decoded_anyway\":%ld,"
+			       "\"skipped_ref\":%ld,\"skipped_behind\":%ld,\"decoded_anyway\":%ld,"
 			       "\"lost\":%ld,\"cut\":%ld,\"error_ms\":{\"mean\":%.3f,\"sd\":%.3f}",
 			       s->dec->width, s->dec->height, 1e9 / s->period, s->frames,
 			       s->on_time, s->early, s->late, skipped(s), s->skipped_notified,
 			       s->skipped_estimate, s->skipped_late, s->skipped_ref,
-			       s->decoded_anyway, s->lost, s->cut, mean,
+			       s->skipped_behind, s->decoded_anyway, s->lost, s->cut, mean,
 			       shown ? sqrt(fmax(0, s->err_sq / shown - mean * mean)) : 0);
 		} else {
 			printf(",\"sample_rate\":%d,\"packets\":%ld,\"underruns\":%ld,"

@@ -86,7 +86,7 @@ adds_up() {
 	sum=0
 	for k in on_time early late skipped lost cut; do sum=$((sum + $(jget "$1" "$v.$k"))); done
 	parts=0
-	for k in skipped_notified skipped_estimate skipped_late skipped_ref; do
+	for k in skipped_notified skipped_estimate skipped_late skipped_ref skipped_behind; do
 		parts=$((parts + $(jget "$1" "$v.$k")))
 	done
 	[ -n "$frames" ] && [ "$frames" -gt 0 ] && [ "$frames" = "$sum" ] &&
@@ -96,7 +96,7 @@ adds_up() {
 # summary FILE: one line for the log
 summary() {
 	v=".streams[0]"
-	echo "frames $(jget "$1" "$v.frames"): on time $(jget "$1" "$v.on_time"), late $(jget "$1" "$v.late"), skipped $(jget "$1" "$v.skipped") (notified $(jget "$1" "$v.skipped_notified"), estimate $(jget "$1" "$v.skipped_estimate"), past $(jget "$1" "$v.skipped_late"), after a reference $(jget "$1" "$v.skipped_ref")), decoded anyway $(jget "$1" "$v.decoded_anyway"), lost $(jget "$1" "$v.lost"), cpu $(jget "$1" "$v.cpu_pct")%"
+	echo "frames $(jget "$1" "$v.frames"): on time $(jget "$1" "$v.on_time"), late $(jget "$1" "$v.late"), skipped $(jget "$1" "$v.skipped") (notified $(jget "$1" "$v.skipped_notified"), estimate $(jget "$1" "$v.skipped_estimate"), past $(jget "$1" "$v.skipped_late"), after a reference $(jget "$1" "$v.skipped_ref"), catching up $(jget "$1" "$v.skipped_behind")), decoded anyway $(jget "$1" "$v.decoded_anyway"), lost $(jget "$1" "$v.lost"), cpu $(jget "$1" "$v.cpu_pct")%"
 }
 
 # play NAME ARGS...: run the player on CPU 0 with --json into $tmp/NAME.json
@@ -166,12 +166,17 @@ adds_up "$f" && ok "over: every frame accounted for" || nok "over: frames add up
 	ok "over: the kernel predicted late frames ($(jget "$f" ".streams[0].skipped_notified") B frames skipped)" ||
 	nok "over: the kernel predicted late frames" "$(summary "$f")"
 # the log: 'skipped' (a prediction) only for B frames; 'skipped-ref' only
-# after a skipped reference and before the next decoded key frame
+# after a skipped reference and before the next decoded key frame;
+# 'skipped-behind' only for B frames after a reference decoded anyway
+# (predicted late) and before a frame done in time
 bad=$(awk -F, '$2 == "video" {
 	if ($5 == "skipped" && $4 != "B") { print "predicted skip of a " $4 " frame, line " NR; exit }
 	if (($5 == "skipped" || $5 == "skipped-late") && $4 != "B") after = 1
 	if ($5 == "skipped-ref" && !after) { print "skipped-ref without a skipped reference, line " NR; exit }
-	if ($5 == "decoded" && $4 == "I") after = 0
+	if ($5 ~ /^decoded/ && $4 == "I") after = 0
+	if ($5 == "decoded-anyway") behind = 1
+	if ($5 == "skipped-behind" && (!behind || $4 != "B")) { print "skipped-behind of a " $4 " frame not behind, line " NR; exit }
+	if ($5 ~ /^decoded/ && $8 + 0 <= 0) behind = 0
 }' "$tmp/over.csv")
 [ -z "$bad" ] && [ "$(grep -c ',video,' "$tmp/over.csv")" = "$(jget "$f" ".streams[0].frames")" ] &&
 	ok "over: every skip follows the kernel's word (--frames log)" || nok "over: skips follow the kernel" "$bad" "$(summary "$f")"
