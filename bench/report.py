@@ -719,7 +719,7 @@ def section_realmix(res, targets):
     labels = [lb for lb in REALMIX_LABELS if lb in recs] + \
         [lb for lb in recs if lb not in REALMIX_LABELS]
     lines = ["## Figure 3 with real decoders (smart-play, libavcodec)", "",
-             "News is `smart-play news.mp4` (H.264 640x360 25 fps with B "
+             "News is `smart-play news.mp4` (H.264 768x432 25 fps with B "
              "frames, AAC audio), Entertain `smart-play entertain.mkv` "
              "(MPEG-4 part 2 1280x720 30 fps with B frames), beside the "
              "synthetic Typing and Dhrystone; every task on CPU 0. Under "
@@ -728,7 +728,9 @@ def section_realmix(res, targets):
              "labels run the same player with `--no-smart` (it skips the "
              "B frames its wall-clock estimate predicts late). A reference "
              "frame is decoded anyway unless it is over 200 ms late, which "
-             "skips to the next key frame. SMART-unmodified runs in the "
+             "skips to the next key frame; after such a reference the "
+             "player skips B frames until it is in time again. "
+             "SMART-unmodified runs in the "
              "`sched_smart=all` boot; in the opt-in boot the fair server of "
              "CPU 0 runs 5 ms per 100 ms (sched-smart.rst 8).", ""]
     rows = []

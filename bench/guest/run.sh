@@ -36,6 +36,11 @@ JSON
 . bench/guest/record.sh
 
 echo "# bench: mode $mode, kernel $(uname -r), $(nproc) CPU(s)"
+# Figure 3 with real decoders (smart-play; the clips last 20 s), first:
+# after the DEADLINE label's runs the fair server's bandwidth cannot be
+# changed (EBUSY), which realmix.sh needs
+. bench/guest/realmix.sh
+realmix $real SMART EEVDF FIFO
 # Figure 3: the default mix under every label
 old_bias=$(cat $bias)
 for l in SMART SMART-nobias EEVDF FIFO DEADLINE; do
@@ -47,9 +52,6 @@ done
 for l in SMART EEVDF; do
 	one "fig5-$l" fig5 --label $l --duration $fig5
 done
-# Figure 3 with real decoders (smart-play; the clips last 20 s)
-. bench/guest/realmix.sh
-realmix $real SMART EEVDF FIFO
 # BeRate Table 1: srtsim without SMART calls, then with time constraints
 for c in $cases; do
 	one "berate-$c-EEVDF-unmodified" berate --case "$c" --label EEVDF --variant unmodified --duration $berate
