@@ -24,6 +24,19 @@ mkdir -p "$out/raw" "$out/logs"
 bias=/proc/sys/kernel/smart/bias_max_ns
 fails=0
 
+
+# one NAME SMARTBENCH-ARGUMENTS...
+. bench/guest/record.sh
+
+echo "# bench: mode $mode, kernel $(uname -r), $(nproc) CPU(s)"
+# Figure 3 with real decoders (smart-play; the clips last 20 s), first:
+# realmix.sh lowers the fair server's bandwidth, which fails with EBUSY
+# once anything has read or written /proc/sys/kernel/sched_rt_*_us
+. bench/guest/realmix.sh
+realmix $real SMART EEVDF FIFO
+
+# after realmix: reading sched_rt_runtime_us rebuilds the sched domains in
+# 6.12, after which the fair server cannot be lowered (realmix.sh)
 tunable() { cat "/proc/sys/kernel/smart/$1" 2>/dev/null || echo null; }
 cat >"$out/guest.json" <<JSON
 {"kernel":"$(uname -r)","cpus":$(nproc),"sched_smart_all":$(cat /proc/sys/kernel/sched_smart_all 2>/dev/null || echo null),
@@ -31,16 +44,6 @@ cat >"$out/guest.json" <<JSON
  "sleep_credit_ns":$(tunable sleep_credit_ns),"resolution_ns":$(tunable resolution_ns)},
  "sched_rt_runtime_us":$(cat /proc/sys/kernel/sched_rt_runtime_us),"sched_rt_period_us":$(cat /proc/sys/kernel/sched_rt_period_us)}
 JSON
-
-# one NAME SMARTBENCH-ARGUMENTS...
-. bench/guest/record.sh
-
-echo "# bench: mode $mode, kernel $(uname -r), $(nproc) CPU(s)"
-# Figure 3 with real decoders (smart-play; the clips last 20 s), first:
-# after the DEADLINE label's runs the fair server's bandwidth cannot be
-# changed (EBUSY), which realmix.sh needs
-. bench/guest/realmix.sh
-realmix $real SMART EEVDF FIFO
 # Figure 3: the default mix under every label
 old_bias=$(cat $bias)
 for l in SMART SMART-nobias EEVDF FIFO DEADLINE; do

@@ -124,8 +124,10 @@ fi
 cp "$M/news.mp4" "$M/entertain.mkv" "$tmp/" && chmod 644 "$tmp"/*.m* && M=$tmp
 if [ "$mode" = 0 ] && [ -w "$FS/period" ]; then
 	fs_saved="$(cat "$FS/runtime") $(cat "$FS/period")"
-	# refused now and then with EBUSY (deadline bandwidth admission;
-	# cause not found): try for up to 4 s
+	# EBUSY once anything has read or written sched_rt_*_us (the 6.12
+	# handler rebuilds the sched domains, which loses the fair server's
+	# bandwidth from the root domain's total; sched-smart.rst 8); tried
+	# for up to 4 s
 	i=0
 	until { echo 5000000 >"$FS/runtime" && echo 100000000 >"$FS/period"; } 2>/dev/null ||
 	      [ $i = 20 ]; do
