@@ -425,6 +425,28 @@ static uint64_t estimate(struct smart_estimator *e, enum ftype t, int64_t period
 	return period / 4 ? period / 4 : 1;
 }
 
+/*
+ * The next packet of the stream into @pkt: true, or false at the end of
+ * the file or on a read error (then said in @s->errmsg).
+ */
+static bool next_packet(struct stream *s, AVPacket *pkt)
+{
+	for (;;) {
+		int ret = av_read_frame(s->fmt, pkt);
+
+		if (ret == AVERROR_EOF)
+			return false;
+		if (ret < 0) {
+			snprintf(s->errmsg, sizeof(s->errmsg), "read error: %s", averr(ret));
+			s->error = 1;
+			return false;
+		}
+		if (pkt->stream_index == s->index)
+			return true;
+		av_packet_unref(pkt);
+	}
+}
+
 /* ---- video ----------------------------------------------------------------------- */
 
 /* PTS of frames sent to the decoder and not yet returned (B-frame reorder) */
@@ -560,19 +582,10 @@ static void *video_main(void *arg)
 		enum ftype type;
 		enum begin b;
 		bool anyway = false;
-		int ret = av_read_frame(s->fmt, pkt);
+		int ret;
 
-		if (ret == AVERROR_EOF)
+		if (!next_packet(s, pkt))
 			break;
-		if (ret < 0) {
-			snprintf(s->errmsg, sizeof(s->errmsg), "read error: %s", averr(ret));
-			s->error = 1;
-			break;
-		}
-		if (pkt->stream_index != s->index) {
-			av_packet_unref(pkt);
-			continue;
-		}
 		pts = pkt->pts != AV_NOPTS_VALUE ? pkt->pts : pkt->dts;
 		if (pts == AV_NOPTS_VALUE)	/* no time: say, right after the last */
 			pts = max_pts == INT64_MIN ? s->first_pts : max_pts + 1;
@@ -709,18 +722,8 @@ static void *audio_main(void *arg)
 			break;
 		if (buf_end - t > opt.audio_ahead)
 			sleep_until(buf_end - opt.audio_ahead);
-		ret = av_read_frame(s->fmt, pkt);
-		if (ret == AVERROR_EOF)
+		if (!next_packet(s, pkt))
 			break;
-		if (ret < 0) {
-			snprintf(s->errmsg, sizeof(s->errmsg), "read error: %s", averr(ret));
-			s->error = 1;
-			break;
-		}
-		if (pkt->stream_index != s->index) {
-			av_packet_unref(pkt);
-			continue;
-		}
 		i++;
 		est = estimate(s->cpu_est, FT_AUDIO, MS(10));
 		/* due when the buffer runs dry (already dry: as soon as possible) */
