@@ -48,6 +48,7 @@
  * used, and per frame type the decode time and the estimator's error;
  * --json for a machine, --frames FILE for one line per frame.
  */
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -55,7 +56,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -155,29 +155,6 @@ struct stream {
 	struct smart_estimator cpu_est[FT_NR], wall_est[FT_NR];
 };
 
-static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static void __attribute__((format(printf, 1, 2))) warnx(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 static const char *averr(int err)
 {
 	static __thread char buf[AV_ERROR_MAX_STRING_SIZE];
@@ -221,7 +198,7 @@ static void ts_add(struct type_stats *t, uint64_t ns, uint64_t estimate)
 		uint64_t *p = realloc(t->ns, cap * sizeof(*p));
 
 		if (!p)
-			die("out of memory");
+			errx(1, "out of memory");
 		t->ns = p;
 		t->cap = cap;
 	}
@@ -355,10 +332,10 @@ static int open_stream(struct stream *s, const char *file, enum AVMediaType type
 	s->kind = type == AVMEDIA_TYPE_VIDEO ? ST_VIDEO : ST_AUDIO;
 	ret = avformat_open_input(&s->fmt, file, NULL, NULL);
 	if (ret < 0)
-		die("cannot open '%s': %s", file, averr(ret));
+		errx(1, "cannot open '%s': %s", file, averr(ret));
 	ret = avformat_find_stream_info(s->fmt, NULL);
 	if (ret < 0)
-		die("'%s': cannot read its streams: %s", file, averr(ret));
+		errx(1, "'%s': cannot read its streams: %s", file, averr(ret));
 	ret = av_find_best_stream(s->fmt, type, -1, -1, &codec, 0);
 	if (ret == AVERROR_STREAM_NOT_FOUND) {
 		avformat_close_input(&s->fmt);
@@ -367,12 +344,12 @@ static int open_stream(struct stream *s, const char *file, enum AVMediaType type
 	if (ret == AVERROR_DECODER_NOT_FOUND) {
 		int i = av_find_best_stream(s->fmt, type, -1, -1, NULL, 0);
 
-		die("'%s': no decoder for its %s codec '%s' in this libavcodec", file,
+		errx(1, "'%s': no decoder for its %s codec '%s' in this libavcodec", file,
 		    av_get_media_type_string(type),
 		    avcodec_get_name(s->fmt->streams[i]->codecpar->codec_id));
 	}
 	if (ret < 0)
-		die("'%s': %s", file, averr(ret));
+		errx(1, "'%s': %s", file, averr(ret));
 	s->index = ret;
 	st = s->fmt->streams[ret];
 	s->tb = st->time_base;
@@ -381,20 +358,20 @@ static int open_stream(struct stream *s, const char *file, enum AVMediaType type
 		AVRational fr = st->avg_frame_rate.num ? st->avg_frame_rate : st->r_frame_rate;
 
 		if (!fr.num || !fr.den)
-			die("'%s': video stream without a frame rate", file);
+			errx(1, "'%s': video stream without a frame rate", file);
 		s->period = av_rescale(NSEC_PER_SEC, fr.den, fr.num);
 	}
 	s->dec = avcodec_alloc_context3(codec);
 	if (!s->dec)
-		die("out of memory");
+		errx(1, "out of memory");
 	ret = avcodec_parameters_to_context(s->dec, st->codecpar);
 	if (ret < 0)
-		die("'%s': %s", file, averr(ret));
+		errx(1, "'%s': %s", file, averr(ret));
 	/* one decoding thread: its CPU time is the frame's, under its constraint */
 	s->dec->thread_count = 1;
 	ret = avcodec_open2(s->dec, codec, NULL);
 	if (ret < 0)
-		die("'%s': cannot open the %s decoder: %s", file, codec->name, averr(ret));
+		errx(1, "'%s': cannot open the %s decoder: %s", file, codec->name, averr(ret));
 	for (int t = 0; t < FT_NR; t++) {
 		smart_estimator_init(&s->cpu_est[t], opt.alpha, opt.margin);
 		smart_estimator_init(&s->wall_est[t], opt.alpha, 0);
@@ -508,12 +485,12 @@ static void convert(struct stream *s, const AVFrame *f)
 		s->sws = sws_getContext(f->width, f->height, f->format, f->width, f->height,
 					AV_PIX_FMT_BGRA, SWS_BILINEAR, NULL, NULL, NULL);
 		if (!s->sws)
-			die("'%s': cannot convert %s pictures", s->file,
+			errx(1, "'%s': cannot convert %s pictures", s->file,
 			    av_get_pix_fmt_name(f->format));
 		s->fb_linesize = FFALIGN(f->width * 4, 64);
 		ret = av_reallocp(&s->fb, (size_t)s->fb_linesize * f->height);
 		if (ret < 0)
-			die("out of memory");
+			errx(1, "out of memory");
 		s->sws_w = f->width;
 		s->sws_h = f->height;
 		s->sws_fmt = f->format;
@@ -575,7 +552,7 @@ static void *video_main(void *arg)
 	long i = 0;
 
 	if (!pkt || !f)
-		die("out of memory");
+		errx(1, "out of memory");
 	while (!stop) {
 		int64_t pts, deadline, t0;
 		uint64_t c0, est, used;
@@ -711,7 +688,7 @@ static void *audio_main(void *arg)
 	long i = 0;
 
 	if (!pkt || !f)
-		die("out of memory");
+		errx(1, "out of memory");
 	while (!stop) {
 		int64_t t = now_ns(), done;
 		uint64_t c0, est, used;
@@ -988,7 +965,7 @@ static double parse_num(const char *arg, const char *what, double lo, double hi)
 	errno = 0;
 	v = strtod(arg, &endp);
 	if (errno || endp == arg || *endp || !(v >= lo && v <= hi))
-		die("invalid %s: '%s' (%g..%g)", what, arg, lo, hi);
+		errx(1, "invalid %s: '%s' (%g..%g)", what, arg, lo, hi);
 	return v;
 }
 
@@ -1047,7 +1024,7 @@ int main(int argc, char **argv)
 		case 'f':
 			opt.frames = fopen(optarg, "w");
 			if (!opt.frames)
-				die("cannot write '%s': %s", optarg, strerror(errno));
+				errx(1, "cannot write '%s': %s", optarg, strerror(errno));
 			fprintf(opt.frames,
 				"file,stream,index,type,outcome,estimate_ms,cpu_ms,finish_ms\n");
 			break;
@@ -1079,13 +1056,13 @@ int main(int argc, char **argv)
 	enter_smart();
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGXCPU, &sa, NULL))
-		die("sigaction: %s", strerror(errno));
+		errx(1, "sigaction: %s", strerror(errno));
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
 
 	ss = calloc(2 * nfiles, sizeof(*ss));
 	if (!ss)
-		die("out of memory");
+		errx(1, "out of memory");
 	for (int i = 0; i < nfiles; i++) {
 		const char *file = argv[optind + i];
 		bool video = open_stream(&ss[n], file, AVMEDIA_TYPE_VIDEO) == 0;
@@ -1095,14 +1072,14 @@ int main(int argc, char **argv)
 		audio = !opt.no_audio && open_stream(&ss[n], file, AVMEDIA_TYPE_AUDIO) == 0;
 		n += audio;
 		if (!video && !audio)
-			die("'%s' has no %s stream", file, opt.no_audio ? "video" : "video or audio");
+			errx(1, "'%s' has no %s stream", file, opt.no_audio ? "video" : "video or audio");
 	}
 	/* everything is open and probed: play-out starts now */
 	t0 = now_ns();
 	opt.base = t0 + opt.lead;
 	if (opt.start_at) {
 		if (opt.start_at <= t0)
-			die("--start-at: %.3f s has passed (now %.3f s)", opt.start_at / 1e9, t0 / 1e9);
+			errx(1, "--start-at: %.3f s has passed (now %.3f s)", opt.start_at / 1e9, t0 / 1e9);
 		opt.base = opt.start_at;
 		t0 = opt.base - opt.lead;
 	}
@@ -1111,7 +1088,7 @@ int main(int argc, char **argv)
 					 ss[k].kind == ST_VIDEO ? video_main : audio_main, &ss[k]);
 
 		if (ret)
-			die("pthread_create: %s", strerror(ret));
+			errx(1, "pthread_create: %s", strerror(ret));
 	}
 	for (int k = 0; k < n; k++)
 		pthread_join(ss[k].thread, NULL);
@@ -1119,7 +1096,7 @@ int main(int argc, char **argv)
 		if (ss[k].error)
 			warnx("'%s': %s", ss[k].file, ss[k].errmsg);
 	if (opt.frames && fclose(opt.frames))
-		die("--frames: %s", strerror(errno));
+		errx(1, "--frames: %s", strerror(errno));
 	if (opt.json)
 		print_json(ss, n, (now_ns() - t0) / 1e9);
 	else if (!opt.quiet)
