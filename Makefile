@@ -9,7 +9,8 @@ S      := $(CURDIR)/scripts
 export SMART_CONFIG := $(CONFIG)
 
 .PHONY: help deps kernel headers initramfs host-test selftests demo tools tools-test media \
-	test fuzz run trace trace-shot bench bench-bin patches check-patches clean distclean
+	test fuzz run trace trace-shot bench bench-bin patches check-patches check-series \
+	clean distclean
 
 help:
 	@echo "make deps                 install missing Debian packages (apt)"
@@ -29,6 +30,7 @@ help:
 	@echo "make trace                record the media demo with trace-cmd: build/trace/trace.dat"
 	@echo "make trace-shot           KernelShark screenshot of it under Xvfb (build/trace/kernelshark.png)"
 	@echo "make patches              git format-patch series in build/patches-out"
+	@echo "make check-series         build and boot every prefix of the series (not in make test)"
 	@echo "make clean | distclean    remove objects | all of build/"
 	@echo "scripts/vm-run --help     run a command in the guest"
 
@@ -97,10 +99,13 @@ patches:
 check-patches:
 	@$(S)/check-patches
 
+check-series: deps
+	@$(S)/check-series
+
 clean:
 	rm -rf $(BUILD)/obj-* $(BUILD)/kconfig-* $(BUILD)/selftests $(BUILD)/demo \
 		$(BUILD)/initramfs.cpio $(BUILD)/initramfs.cpio.d $(BUILD)/vmrun $(BUILD)/patches-out \
-		$(BUILD)/patchcheck $(BUILD)/tools $(BUILD)/bench/bin $(BUILD)/initramfs-bench.cpio* \
+		$(BUILD)/patchcheck $(BUILD)/obj-series $(BUILD)/tools $(BUILD)/bench/bin $(BUILD)/initramfs-bench.cpio* \
 		$(BUILD)/fuzz
 
 distclean:
