@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <linux/types.h>
+#include <linux/bits.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/rbtree.h>

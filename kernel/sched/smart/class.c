@@ -125,7 +125,6 @@ static void smart_wait_end(struct task_struct *p)
 	list_del_init(&p->smart.wait_node);
 }
 
-
 /*
  * The §3.2 decision for the queue as it is (smart_decide() keeps it
  * between changes).  CPU time that goes to another class than SMART eats
@@ -278,7 +277,6 @@ static struct task_struct *smart_next(struct rq *rq)
 		return rq->smart.told;
 	return se ? smart_task_of(se) : NULL;
 }
-
 
 /*
  * Charge the running SMART task for the time since it was last charged.
@@ -433,7 +431,6 @@ static void smart_check_preempt(struct rq *rq)
 	resched_curr(rq);
 }
 
-
 static enum hrtimer_restart smart_timer_fn(struct hrtimer *timer)
 {
 	struct rq *rq = container_of(timer, struct rq, smart.timer);
@@ -481,10 +478,11 @@ static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 	if (flags & ENQUEUE_WAKEUP) {
 		smart_wake(q, se, rq_clock(rq), &sp);
 		smart_infer_wake_task(rq, p);
-	} else if (flags & ENQUEUE_INITIAL)
+	} else if (flags & ENQUEUE_INITIAL) {
 		smart_join(q, se, SMART_JOIN_NEW, &sp);
-	else
+	} else {
 		smart_join(q, se, SMART_JOIN_MOVE, &sp);
+	}
 
 	if (!task_current(rq, p))
 		smart_wait_start(rq, p);
@@ -1220,7 +1218,6 @@ void sched_smart_fork(struct task_struct *p)
 	smart_tc_fork(p);
 	sse->pi_boosted = false;
 }
-
 
 /**
  * sched_smart_can_stop_tick() - may a nohz_full CPU stop its tick?

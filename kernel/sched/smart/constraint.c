@@ -416,8 +416,9 @@ void smart_tc_install(struct rq *rq, struct task_struct *p,
 			smart_preempt_check_told(rq);
 		else
 			smart_preempt_check(rq);
-	} else if (c->status == SMART_STATUS_INFEASIBLE)
+	} else if (c->status == SMART_STATUS_INFEASIBLE) {
 		smart_notify(p, SMART_NOTIFY_INFEASIBLE);
+	}
 }
 
 static enum hrtimer_restart smart_tc_timer_fn(struct hrtimer *timer)

@@ -783,7 +783,7 @@ static inline u64 smart_add_sat(u64 a, u64 b)
  * The syscalls refuse deadlines more than 60 s ahead, so the clamp never
  * changes a decision about a constraint user space can begin.
  */
-#define SMART_TC_HORIZON_NS	(1ULL << 36)
+#define SMART_TC_HORIZON_NS	BIT_ULL(36)
 
 /* r = D - t for a deadline after @now, clamped to the horizon */
 static inline u64 smart_tc_ahead(const struct smart_tc *tc, u64 now)
@@ -1373,7 +1373,7 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 	 */
 	for (seen = 0; n && seen < SMART_WS_MAX; n = rb_next(n), seen++) {
 		struct smart_entity *o = rb_entry(n, struct smart_entity, node);
-		u64 v = smart_vtime(o);
+		u64 v = smart_vtime(o), lead;
 
 		if (o == se || !smart_is_rt(o) || o->prio != me.prio ||
 		    (s64)(o->tc.deadline - tc->deadline) >= 0 ||
@@ -1381,12 +1381,10 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 			  me.bvft) >= 0)
 			continue;
 		/* Clamped first: the quotient must fit in 64 bits. */
-		ahead = smart_add_sat(ahead,
-			min(mul_u64_u64_div_u64(min_t(u64, me.bvft - v,
-						      SMART_TC_HORIZON_NS),
-						o->share,
-						smart_core_share(SMART_SHARE_DEFAULT)),
-			    tc->deadline - o->tc.deadline));
+		lead = min_t(u64, me.bvft - v, SMART_TC_HORIZON_NS);
+		lead = mul_u64_u64_div_u64(lead, o->share,
+					   smart_core_share(SMART_SHARE_DEFAULT));
+		ahead = smart_add_sat(ahead, min(lead, tc->deadline - o->tc.deadline));
 		behind = true;
 	}
 	/*
@@ -1435,8 +1433,9 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 	/* The time the conventional tasks ahead take comes first. */
 	avail = smart_sub0(avail, ahead);
 	if (tc->estimate > SMART_RT_QUANTUM_MAX_NS && q)
-		avail = min(avail, mul_u64_u64_div_u64(t, me.share,
-					smart_runnable_shares(q, se, &me)));
+		avail = min(avail,
+			    mul_u64_u64_div_u64(t, me.share,
+						smart_runnable_shares(q, se, &me)));
 	return avail;
 }
 

@@ -34,7 +34,7 @@
  */
 #define SMART_SHARE_SHIFT	10
 #define SMART_INV_SHIFT		(52 - SMART_SHARE_SHIFT)
-#define SMART_INV_NUM		(1ULL << 62)
+#define SMART_INV_NUM		BIT_ULL(62)
 
 /* A share of the uapi (SMART_SHARE_MIN..MAX) in the core's units. */
 static inline u32 smart_core_share(u32 share)
@@ -87,7 +87,7 @@ struct smart_level {
 
 /* F of a periodic constraint is a fixed-point fraction of a CPU. */
 #define SMART_LOAD_SHIFT	20
-#define SMART_LOAD_ONE		(1ULL << SMART_LOAD_SHIFT)
+#define SMART_LOAD_ONE		BIT_ULL(SMART_LOAD_SHIFT)
 
 /*
  * Most entries a working schedule holds (bounds its sums, see core.c),
@@ -249,6 +249,7 @@ static inline void smart_group_batch_end(struct smart_queue *q)
 	if (!--q->gbatch && !list_empty(&q->gdirty))
 		smart_group_flush(q);
 }
+
 u32 smart_group_share(const struct smart_group *g, s32 prio, u32 own);
 void smart_reshare(struct smart_queue *q, struct smart_entity *se, u32 share);
 

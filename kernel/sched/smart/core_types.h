@@ -9,6 +9,7 @@
 #include <linux/types.h>
 #include <linux/list.h>
 #include <linux/rbtree.h>
+#include <linux/bits.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/string.h>

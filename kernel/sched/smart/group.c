@@ -127,8 +127,9 @@ static void smart_group_reshare(struct smart_queue *q, struct smart_group *top,
 		g->at[i].shared = sum;
 		list_for_each_entry(se, &g->members, group_node) {
 			if (smart_prio_idx(se->prio) == i)
-				smart_reshare(q, se, smart_group_part(g->hshare,
-							se->own_share, sum));
+				smart_reshare(q, se,
+					      smart_group_part(g->hshare,
+							       se->own_share, sum));
 		}
 		c = smart_group_next_child(g, NULL, i);
 		/* No child at @i: the next sibling of @g or of an ancestor. */

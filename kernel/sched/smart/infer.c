@@ -19,9 +19,9 @@
  *
  * Three misses in a row and the period is learned again from scratch,
  * from the shortest of their intervals: a player that skips frames wakes
- * at multiples of its period, and the shortest is the likeliest period.  A job that blocks inside its period (on I/O
- * or a lock) wakes out of rhythm every time: such a task is not taken as
- * periodic.
+ * at multiples of its period, and the shortest is the likeliest period.
+ * A job that blocks inside its period (on I/O or a lock) wakes out of
+ * rhythm every time: such a task is not taken as periodic.
  * A task is periodic while it has SMART_INFER_HITS hits or more, its
  * jitter is at most an eighth of its period and its demand at most
  * 7/8 of it.  Its releases then begin an implicit constraint

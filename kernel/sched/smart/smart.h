@@ -171,12 +171,14 @@ static inline bool smart_alloc_group(struct task_group *tg,
 {
 	return true;
 }
+
 static inline void smart_free_group(struct task_group *tg) { }
 static inline struct smart_group *smart_task_group(struct task_struct *p,
 						   int cpu)
 {
 	return NULL;
 }
+
 static inline void smart_tick_groups(struct rq *rq, struct task_struct *p) { }
 #endif
 
@@ -249,12 +251,14 @@ static inline bool smart_setscheduler_needs_priv(struct task_struct *p,
 {
 	return false;
 }
+
 static inline void init_smart_rq(struct rq *rq) { }
 static inline bool smart_alloc_group(struct task_group *tg,
 				     struct task_group *parent)
 {
 	return true;
 }
+
 static inline void smart_free_group(struct task_group *tg) { }
 static inline void smart_group_set_shares(struct rq *rq,
 					  struct task_group *tg) { }
