@@ -34,6 +34,10 @@ struct task_group;
  * @last_rescue: when a starving task was last run out of value order
  * @rescue_next: the task smart_next() picked out of value order
  * @rescued:	the task running its rescue slice, if any
+ * @last_told: rq_clock() when the task told it is late last ran its slice
+ *		out of order (smart_told_now())
+ * @told:	a task notified that it is late, to run one slice out of
+ *		order so that it handles the signal (smart_tell_soon())
  * @scratch:	working space for predictions (smart_constraint_begin())
  */
 struct smart_rq {
