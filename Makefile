@@ -10,7 +10,7 @@ export SMART_CONFIG := $(CONFIG)
 
 .PHONY: help deps kernel headers initramfs host-test selftests demo tools tools-test media \
 	test fuzz run trace trace-shot bench bench-bin patches check-patches check-series \
-	clean distclean
+	deb deb-tools deb-test clean distclean
 
 help:
 	@echo "make deps                 install missing Debian packages (apt)"
@@ -31,6 +31,9 @@ help:
 	@echo "make trace-shot           KernelShark screenshot of it under Xvfb (build/trace/kernelshark.png)"
 	@echo "make patches              git format-patch series in build/patches-out"
 	@echo "make check-series         build and boot every prefix of the series (not in make test)"
+	@echo "make deb-tools            smart-tools, libsmart0, libsmart-dev packages in build/deb"
+	@echo "make deb-test             install them in a clean bookworm chroot and use them (TAP)"
+	@echo "make deb                  deb-tools + linux-image/linux-headers from Debian's config (hours)"
 	@echo "make clean | distclean    remove objects | all of build/"
 	@echo "scripts/vm-run --help     run a command in the guest"
 
@@ -102,10 +105,19 @@ check-patches:
 check-series: deps
 	@$(S)/check-series
 
+deb-tools:
+	@$(S)/mkdeb
+
+deb-test: deps
+	@$(S)/deb-test
+
+deb: deps deb-tools
+	@$(S)/mkdeb-kernel
+
 clean:
 	rm -rf $(BUILD)/obj-* $(BUILD)/kconfig-* $(BUILD)/selftests $(BUILD)/demo \
 		$(BUILD)/initramfs.cpio $(BUILD)/initramfs.cpio.d $(BUILD)/vmrun $(BUILD)/patches-out \
-		$(BUILD)/patchcheck $(BUILD)/obj-series $(BUILD)/tools $(BUILD)/bench/bin $(BUILD)/initramfs-bench.cpio* \
+		$(BUILD)/patchcheck $(BUILD)/obj-series $(BUILD)/obj-deb $(BUILD)/deb $(BUILD)/tools $(BUILD)/bench/bin $(BUILD)/initramfs-bench.cpio* \
 		$(BUILD)/fuzz
 
 distclean:
