@@ -143,7 +143,7 @@ PAPER_BERATE = {
         [(25, 50, "45.4", "> 15", "> 14"), (50, 50, "43.5", "> 15", "> 14")]),
 }
 
-# Our targets (evaluation.md).
+# Our targets (bench/README.md).
 TARGET_FIG3_ONTIME = {"news-video": 70.0, "entertain": 50.0}
 TARGET_TYPING_LT50_PCT = 99.0
 TARGET_DHRYSTONE_REL = 0.10

@@ -12,7 +12,7 @@
  *                     --variant unmodified|unmodified-dropping|constraints|dropping
  *                     [--duration S] [--seed N]
  *
- * Labels (../shared/design/evaluation.md):
+ * Labels (bench/README.md):
  *   SMART, SMART-nobias  every workload task SCHED_SMART, media apps use
  *                        time constraints with notification (paper §6.1);
  *                        the nobias run is the same program, the runner sets

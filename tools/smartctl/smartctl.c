@@ -704,7 +704,7 @@ static int set_one(pid_t tid, const struct opts *o, int mode)
 	err = errno;
 
 	if (err == EPERM) {
-		/* which of uapi.md's EPERM rules applies */
+		/* which of the EPERM rules of sched-smart.rst §4.8 applies */
 		if (o->has_prio && o->prio > cur.priority) {
 			field = "priority";
 			snprintf(hint, sizeof(hint), " (raising it from %d to %d needs CAP_SYS_NICE)",

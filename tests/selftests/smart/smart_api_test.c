@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SCHED_SMART user API: policy entry, nice <-> share, smart_setattr() and
- * smart_getattr() argument handling (every row of the uapi.md tables),
+ * smart_getattr() argument handling (every row of the error tables in sched-smart.rst §4),
  * privilege rules and fork inheritance.
  *
  * Every test SKIPs when the kernel has no SCHED_SMART.

@@ -33,7 +33,7 @@
  * INT_MIN, INT_MAX, above pid_max).
  *
  * A call fails the test when it returns an errno outside the documented set
- * of that call (uapi.md and the error tables of sched-smart.rst), when it
+ * of that call (the error tables of sched-smart.rst §4), when it
  * accepts an input the documentation says is invalid (estimate or period
  * above 60 s, SIGKILL as notify signal, ...), or when what it returns breaks
  * an invariant (a field out of range, bytes written beyond the size asked

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SCHED_SMART time constraints (uapi.md "Time constraints", paper §2 and
+ * SCHED_SMART time constraints (sched-smart.rst §4.3, paper §2 and
  * §6.1): smart_constraint_begin()/smart_constraint_end() argument handling
  * (every row of the table, one test each), what begin predicts (available,
  * status) and end reports (used, status, the constraint that ended), the

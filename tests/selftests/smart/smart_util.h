@@ -61,7 +61,7 @@
 #define NSEC_PER_SEC		1000000000LL
 #define NSEC_PER_MSEC		1000000LL
 
-/* Documented defaults of the tunables (uapi.md). */
+/* Documented defaults of the tunables (sched-smart.rst §5). */
 #define DEF_QUANTUM_NS		10000000ULL
 #define DEF_BIAS_STEP_NS	10000000ULL
 #define DEF_BIAS_MAX_NS		100000000ULL

@@ -146,7 +146,7 @@ int smart_set_flags(pid_t pid, unsigned int flags)
 	return smart_set_one(pid, SMART_ATTR_FLAGS, 0, 0, 0, flags);
 }
 
-/* What an errno means for each call, as uapi.md's error tables say. */
+/* What an errno means for each call, as sched-smart.rst §4 says. */
 const char *smart_strerror(enum smart_call call, int err)
 {
 	if (err == ENOSYS)
