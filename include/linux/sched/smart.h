@@ -20,6 +20,24 @@ enum smart_se_state {
 	SMART_SE_SLEEPING,	/* asleep, still on a queue (sleep credit) */
 };
 
+/* Which step of the paper's decision (§3.2) picked a task. */
+enum smart_pick_reason {
+	SMART_PICK_CONVENTIONAL,	/* step 1: the most important is conventional */
+	SMART_PICK_SCHEDULE,		/* step 3: earliest deadline of the working schedule */
+	SMART_PICK_FALLBACK,		/* step 4: none feasible, the most important one */
+	SMART_PICK_RESCUE,		/* a starving task's slice, out of value order */
+};
+
+/* Why a time constraint ended. */
+enum smart_tc_end_reason {
+	SMART_TC_END,		/* smart_constraint_end() */
+	SMART_TC_REPLACED,	/* a new smart_constraint_begin() */
+	SMART_TC_EXPIRED,	/* its deadline passed while active */
+	SMART_TC_EXIT,		/* the thread exited */
+	SMART_TC_LEFT,		/* the thread left SCHED_SMART */
+	SMART_TC_EXEC,		/* the thread exec'd another program */
+};
+
 /* How an entity joins a queue. */
 enum smart_join {
 	SMART_JOIN_NEW,		/* eq. (3): at the queue virtual time */

@@ -23,23 +23,24 @@
 #include <linux/tracepoint.h>
 #include <uapi/linux/smart_sched.h>
 
-/* Why smart_pick chose a task (§3.2). */
-#define SMART_PICK_CONVENTIONAL	0	/* step 1: the most important is conventional */
-#define SMART_PICK_SCHEDULE	1	/* step 3: earliest deadline of the working schedule */
-#define SMART_PICK_FALLBACK	2	/* step 4: none feasible, the most important one */
-#define SMART_PICK_RESCUE	3	/* a starving task's slice, out of value order */
+#include <linux/sched/smart.h>
 
-/* Why a constraint ended. */
-#define SMART_TC_END		0	/* smart_constraint_end() */
-#define SMART_TC_REPLACED	1	/* a new smart_constraint_begin() */
-#define SMART_TC_EXPIRED	2	/* its deadline passed while active */
-#define SMART_TC_EXIT		3	/* the thread exited */
-#define SMART_TC_LEFT		4	/* the thread left SCHED_SMART */
-#define SMART_TC_EXEC		5	/* the thread exec'd another program */
+/* user space (trace-cmd) sees the values of the enums, not their names */
+TRACE_DEFINE_ENUM(SMART_PICK_CONVENTIONAL);
+TRACE_DEFINE_ENUM(SMART_PICK_SCHEDULE);
+TRACE_DEFINE_ENUM(SMART_PICK_FALLBACK);
+TRACE_DEFINE_ENUM(SMART_PICK_RESCUE);
+TRACE_DEFINE_ENUM(SMART_TC_END);
+TRACE_DEFINE_ENUM(SMART_TC_REPLACED);
+TRACE_DEFINE_ENUM(SMART_TC_EXPIRED);
+TRACE_DEFINE_ENUM(SMART_TC_EXIT);
+TRACE_DEFINE_ENUM(SMART_TC_LEFT);
+TRACE_DEFINE_ENUM(SMART_TC_EXEC);
 
 TRACE_EVENT(smart_pick,
 
-	TP_PROTO(int cpu, struct task_struct *p, int reason, unsigned int ws_nr),
+	TP_PROTO(int cpu, struct task_struct *p, enum smart_pick_reason reason,
+		 unsigned int ws_nr),
 
 	TP_ARGS(cpu, p, reason, ws_nr),
 
@@ -145,7 +146,8 @@ TRACE_EVENT(smart_constraint_begin,
 
 TRACE_EVENT(smart_constraint_end,
 
-	TP_PROTO(struct task_struct *p, u64 used, bool met, int why),
+	TP_PROTO(struct task_struct *p, u64 used, bool met,
+		 enum smart_tc_end_reason why),
 
 	TP_ARGS(p, used, met, why),
 

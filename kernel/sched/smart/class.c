@@ -38,7 +38,7 @@
 #include <trace/events/smart.h>
 
 bool sched_smart_all __ro_after_init;
-bool sched_smart_active __read_mostly;
+DEFINE_STATIC_KEY_FALSE(__sched_smart_active);
 
 struct smart_params smart_params __read_mostly = {
 	.quantum_ns	 = 10 * NSEC_PER_MSEC,
@@ -55,7 +55,6 @@ static int __init setup_sched_smart(char *str)
 		return -EINVAL;
 	if (!strcmp(str, "all")) {
 		sched_smart_all = true;
-		WRITE_ONCE(sched_smart_active, true);
 	} else if (strcmp(str, "optin")) {
 		pr_warn("sched_smart=%s: expected 'all' or 'optin'\n", str);
 		return -EINVAL;
@@ -63,6 +62,29 @@ static int __init setup_sched_smart(char *str)
 	return 0;
 }
 early_param("sched_smart", setup_sched_smart);
+
+/**
+ * sched_smart_activate() - SMART is about to be used: enable smart_active()
+ *
+ * Called on the way into SCHED_SMART (__sched_setscheduler()), before any
+ * lock is taken; with sched_smart=all, at boot before the other CPUs come
+ * up.  Once enabled the key stays enabled.
+ *
+ * Context: process context, may sleep (it patches code).
+ */
+void sched_smart_activate(void)
+{
+	if (!smart_active())
+		static_branch_enable(&__sched_smart_active);
+}
+
+static int __init smart_activate_all(void)
+{
+	if (sched_smart_all)
+		sched_smart_activate();
+	return 0;
+}
+early_initcall(smart_activate_all);
 
 static inline struct smart_entity *smart_se(struct task_struct *p)
 {
@@ -544,7 +566,8 @@ static void wakeup_preempt_smart(struct rq *rq, struct task_struct *p, int flags
 }
 
 /* Which step of §3.2 chose @p (for the smart_pick tracepoint). */
-static int smart_pick_reason(struct rq *rq, struct task_struct *p)
+static enum smart_pick_reason smart_pick_reason(struct rq *rq,
+						struct task_struct *p)
 {
 	struct smart_entity *se = smart_se(p);
 
@@ -645,7 +668,6 @@ static void switching_to_smart(struct rq *rq, struct task_struct *p)
 	struct smart_entity *se = smart_se(p);
 	struct smart_params sp = smart_params_now();
 
-	WRITE_ONCE(sched_smart_active, true);
 	/*
 	 * The end of a priority-inheritance boost: the task never left
 	 * SCHED_SMART, so its lag, quantum and share are what it had.  It

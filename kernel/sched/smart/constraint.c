@@ -185,7 +185,8 @@ void smart_tc_watch(struct task_struct *p)
  * sleep before its deadline (smart_infer_sleep_task()), missed if it was
  * still running when the deadline passed.
  */
-static u64 smart_tc_close(struct task_struct *p, u64 now, int why)
+static u64 smart_tc_close(struct task_struct *p, u64 now,
+			  enum smart_tc_end_reason why)
 {
 	struct sched_smart_entity *sse = &p->smart;
 	struct smart_entity *se = &sse->core;
@@ -219,14 +220,15 @@ static u64 smart_tc_close(struct task_struct *p, u64 now, int why)
  * @p:		the task (its CPU time so far charged)
  * @now:	CLOCK_MONOTONIC time
  * @why:	SMART_TC_END, _REPLACED, _EXPIRED (the deadline passed while it
- *		was active), _EXIT or _LEFT (trace/events/smart.h)
+ *		was active), _EXIT, _LEFT or _EXEC
  *
  * Counts it met or missed, notifies an expiry, and makes @p a
  * conventional task again.
  *
  * Return: the CPU time used under the constraint.
  */
-u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why)
+u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now,
+		    enum smart_tc_end_reason why)
 {
 	u64 used = smart_tc_close(p, now, why);
 
@@ -310,8 +312,9 @@ void smart_infer_wake_task(struct rq *rq, struct task_struct *p)
 {
 	struct sched_smart_entity *sse = &p->smart;
 	bool implicit = sse->tc_flags & SMART_TC_IMPLICIT, release = false;
+	enum smart_tc_end_reason why = SMART_TC_END;
 	struct smart_tc tc;
-	int why = -1;
+	bool close = true;
 	u64 now;
 
 	if (smart_infers(p))
@@ -328,7 +331,9 @@ void smart_infer_wake_task(struct rq *rq, struct task_struct *p)
 		why = SMART_TC_EXPIRED;
 	else if (!smart_infers(p))
 		why = SMART_TC_LEFT;
-	if (implicit && why >= 0)
+	else
+		close = false;
+	if (implicit && close)
 		smart_tc_close(p, now, why);
 	if (release) {
 		smart_infer_tc(&sse->infer, now, &tc);

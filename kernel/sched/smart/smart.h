@@ -9,6 +9,7 @@
 #define _KERNEL_SCHED_SMART_SMART_H
 
 #include <linux/hrtimer.h>
+#include <linux/jump_label.h>
 #include <uapi/linux/sched.h>
 
 struct rq;
@@ -76,7 +77,7 @@ struct smart_rq {
 #define SMART_TOLD_EVERY	10
 
 extern bool sched_smart_all;
-extern bool sched_smart_active;
+DECLARE_STATIC_KEY_FALSE(__sched_smart_active);
 extern struct smart_params smart_params;
 extern unsigned long smart_resolution_ns;
 
@@ -100,12 +101,16 @@ static inline bool task_should_smart(int policy)
 
 /*
  * Has any task ever been in SMART?  Then core.c keeps SMART's balance
- * in the pick path (see __pick_next_task()).
+ * in the pick path (see __pick_next_task()).  A static key, enabled once
+ * by sched_smart_activate(), so that a kernel that never runs a SMART
+ * task pays one patched-out branch.
  */
-static inline bool smart_active(void)
+static __always_inline bool smart_active(void)
 {
-	return READ_ONCE(sched_smart_active);
+	return static_branch_unlikely(&__sched_smart_active);
 }
+
+void sched_smart_activate(void);
 
 /*
  * Entering SCHED_SMART from a non-realtime policy needs CAP_SYS_NICE in
@@ -206,7 +211,8 @@ static inline bool smart_refuses_bandwidth(u64 quota)
 extern int smart_infer_on;
 
 /* Time constraints (constraint.c), called with the task's rq locked. */
-u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now, int why);
+u64 smart_tc_finish(struct rq *rq, struct task_struct *p, u64 now,
+		    enum smart_tc_end_reason why);
 void smart_infer_wake_task(struct rq *rq, struct task_struct *p);
 void smart_infer_forget(struct task_struct *p);
 void smart_infer_sleep_task(struct task_struct *p);
@@ -250,6 +256,7 @@ struct smart_rq { };
 
 static inline bool task_should_smart(int policy) { return false; }
 static inline bool smart_active(void) { return false; }
+static inline void sched_smart_activate(void) { }
 static inline bool smart_setscheduler_needs_priv(struct task_struct *p,
 						 int policy)
 {

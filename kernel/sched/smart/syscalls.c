@@ -83,16 +83,6 @@ static void smart_current_params(struct task_struct *p, s32 *prio, u32 *share)
 		*share = smart_share_of_weight(p->se.load.weight);
 }
 
-static bool smart_same_owner(struct task_struct *p)
-{
-	const struct cred *cred = current_cred(), *pcred;
-
-	guard(rcu)();
-	pcred = __task_cred(p);
-	return uid_eq(cred->euid, pcred->euid) ||
-	       uid_eq(cred->euid, pcred->uid);
-}
-
 /*
  * Without CAP_SYS_NICE a caller may only touch its own user's threads
  * and may lower, never raise, a thread's priority or share.  Nor may it
@@ -108,7 +98,7 @@ static int smart_check_perm(struct task_struct *p, const struct smart_attr *attr
 	u32 share;
 
 	smart_current_params(p, &prio, &share);
-	if (!smart_same_owner(p) || unreset ||
+	if (!check_same_owner(p) || unreset ||
 	    ((attr->mask & SMART_ATTR_PRIORITY) && attr->priority > prio) ||
 	    ((attr->mask & SMART_ATTR_SHARE) && attr->share > share)) {
 		if (!capable(CAP_SYS_NICE))
