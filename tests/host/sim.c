@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Discrete-event simulator over one SMART core instance; see sim.h.
+ * Discrete-event simulator over one SMART algorithm instance; see sim.h.
  */
 #include <stdio.h>
 #include <stdlib.h>

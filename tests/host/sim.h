@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A discrete-event simulator over one SMART core instance: one
+ * A discrete-event simulator over one SMART algorithm instance: one
  * smart_queue is one CPU.
  *
  * Tasks have a priority, a share and a behaviour (always runnable; run Y
@@ -21,7 +21,7 @@
  * When nothing is runnable the clock jumps to the next wake-up and no
  * virtual time advances (V_P only moves while a member runs, eq. (2)).
  * Everything is deterministic: no wall clock, no randomness; ties are
- * resolved by the core (an entity re-inserted with an equal BVFT goes
+ * resolved by the algorithm (an entity re-inserted with an equal BVFT goes
  * after the ones already there) and wake-ups due together are delivered
  * in task creation order.
  */
@@ -29,7 +29,7 @@
 #define __SMART_SIM_H
 
 #include <stddef.h>
-#include "../../kernel/sched/smart/core.h"
+#include "../../kernel/sched/smart/algo.h"
 
 #define SIM_US(x)	((u64)(x) * 1000ULL)
 #define SIM_MS(x)	((u64)(x) * 1000000ULL)
@@ -102,7 +102,7 @@ struct sim_run {
 
 /**
  * struct sim - one simulated CPU
- * @q:		the core's queue
+ * @q:		the algorithm's queue
  * @p:		tunables (defaults: Q 10 ms, b 10 ms, bias max 100 ms,
  *		sleep credit 100 ms)
  * @now:	clock, ns

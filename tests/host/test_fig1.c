@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The paper's Figure 1 (§3.6), run through the core's §3.2 decision.
+ * The paper's Figure 1 (§3.6), run through the algorithm's §3.2 decision.
  *
  * A and B are real-time: 40 ms of CPU every 80 ms, deadlines out of
  * phase (A: 80, 160, ...; B: 120, 200, ...), both runnable at t = 0.

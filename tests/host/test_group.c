@@ -244,7 +244,7 @@ static void test_idle_group(void)
 
 	/*
 	 * A crowded light group gets no more than its weight: each of its 15
-	 * tasks has 1/5 of a share, which the core keeps (were shares whole
+	 * tasks has 1/5 of a share, which the algorithm keeps (were shares whole
 	 * numbers, each would get 1 and the group 15, five times its 3).
 	 */
 	sim_init(&s);

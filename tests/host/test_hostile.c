@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hostile inputs to the constraint path of the core: every field of a
+ * Hostile inputs to the constraint path of the algorithm: every field of a
  * time constraint at 0, 1, 2^63 and U64_MAX (and the 60 s bound of the
  * API), the estimate that used to make a CPU monopoly, and thousands of
  * constrained tasks on one queue.  The syscalls refuse most of these
- * values; the core must not wrap on them anyway.  Built with ASan and
+ * values; the algorithm must not wrap on them anyway.  Built with ASan and
  * UBSan (tests/host/Makefile).
  */
 #include "tap.h"
@@ -34,7 +34,7 @@ static void on_queue(struct smart_queue *q, struct smart_entity *se, s32 prio,
 
 /*
  * eq. (9) with exact 128-bit sums, for the entries of @ws in deadline
- * order, times to the deadline clamped as the core clamps them (at 2^36
+ * order, times to the deadline clamped as the algorithm clamps them (at 2^36
  * ns, beyond anything the API accepts).  @last, inserted last, counts
  * without its future load (§3.4: that counts from the next insertion).
  */
@@ -195,7 +195,7 @@ static void test_rt_quantum_cap(void)
 }
 
 /*
- * One CPU, the value order of the core and a decision at every quantum
+ * One CPU, the value order of the algorithm and a decision at every quantum
  * end (as the class's timer does): a task that begins constraints with
  * the largest estimate the API accepts against a conventional peer of
  * the same priority and share.  Each must get about half of 4 s, and

@@ -154,7 +154,7 @@ struct smart_entity {
 
 /**
  * struct sched_smart_entity - a task's SMART scheduling state
- * @core:		the algorithm's entity (value tuple, BVFT, lag)
+ * @ent:		the algorithm's entity (value tuple, BVFT, lag)
  * @wait_node:		in smart_rq::waiters while runnable and not running
  * @wait_start:		when it last started waiting (rq clock, ns)
  * @notify_signal:	signal for notifications, 0 means SIGXCPU
@@ -192,7 +192,7 @@ struct smart_entity {
  * rq lock.
  */
 struct sched_smart_entity {
-	struct smart_entity core;
+	struct smart_entity ent;
 	struct list_head wait_node;
 	u64 wait_start;
 	s32 notify_signal;

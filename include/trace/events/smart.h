@@ -59,11 +59,11 @@ TRACE_EVENT(smart_pick,
 		memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
 		__entry->pid		= p->pid;
 		__entry->cpu		= cpu;
-		__entry->prio		= p->smart.core.prio;
+		__entry->prio		= p->smart.ent.prio;
 		__entry->reason		= reason;
 		__entry->ws_nr		= ws_nr;
-		__entry->bvft		= p->smart.core.bvft;
-		__entry->deadline	= p->smart.core.tc.deadline;
+		__entry->bvft		= p->smart.ent.bvft;
+		__entry->deadline	= p->smart.ent.tc.deadline;
 	),
 
 	TP_printk("cpu=%d comm=%s pid=%d prio=%d bvft=%llu reason=%s deadline=%llu ws_nr=%u",
@@ -95,10 +95,10 @@ TRACE_EVENT(smart_quantum,
 	TP_fast_assign(
 		memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
 		__entry->pid		= p->pid;
-		__entry->prio		= p->smart.core.prio;
-		__entry->bvft		= p->smart.core.bvft;
-		__entry->bias		= p->smart.core.bias;
-		__entry->quantum	= p->smart.core.quantum;
+		__entry->prio		= p->smart.ent.prio;
+		__entry->bvft		= p->smart.ent.bvft;
+		__entry->bias		= p->smart.ent.bias;
+		__entry->quantum	= p->smart.ent.quantum;
 	),
 
 	TP_printk("comm=%s pid=%d prio=%d bvft=%llu bias=%llu quantum=%llu",
@@ -164,8 +164,8 @@ TRACE_EVENT(smart_constraint_end,
 		__entry->pid		= p->pid;
 		__entry->met		= met;
 		__entry->why		= why;
-		__entry->deadline	= p->smart.core.tc.deadline;
-		__entry->estimate	= p->smart.core.tc.estimate;
+		__entry->deadline	= p->smart.ent.tc.deadline;
+		__entry->estimate	= p->smart.ent.tc.estimate;
 		__entry->used		= used;
 	),
 
@@ -234,8 +234,8 @@ TRACE_EVENT(smart_notify,
 		__entry->pid		= p->pid;
 		__entry->code		= code;
 		__entry->cookie		= p->smart.tc_cookie;
-		__entry->deadline	= p->smart.core.tc.deadline;
-		__entry->lead_ns	= (s64)(p->smart.core.tc.deadline - now);
+		__entry->deadline	= p->smart.ent.tc.deadline;
+		__entry->lead_ns	= (s64)(p->smart.ent.tc.deadline - now);
 	),
 
 	TP_printk("comm=%s pid=%d code=%s cookie=%#llx deadline=%llu lead_ns=%lld",

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SCHED_SMART scheduling class: glue between the scheduler core and the
- * SMART algorithm in core.c.
+ * SMART algorithm in algo.c.
  *
  * Each CPU has one smart_queue.  Every SMART task that is runnable on the
  * CPU, the running one included, is in the queue's value-tuple tree; a
@@ -88,7 +88,7 @@ early_initcall(smart_activate_all);
 
 static inline struct smart_entity *smart_se(struct task_struct *p)
 {
-	return &p->smart.core;
+	return &p->smart.ent;
 }
 
 static inline struct smart_queue *smart_q(struct rq *rq)
@@ -283,21 +283,21 @@ static struct sched_smart_entity *smart_rescue_pick(struct rq *rq,
 static struct task_struct *smart_next(struct rq *rq)
 {
 	struct sched_smart_entity *w;
-	struct smart_entity *se;
+	struct smart_entity *sme;
 	u64 now = rq_clock(rq);
 
-	se = smart_decide_rq(rq);
+	sme = smart_decide_rq(rq);
 	w = list_first_entry_or_null(&rq->smart.waiters,
 				     struct sched_smart_entity, wait_node);
-	if (w && &w->core != se &&
+	if (w && &w->ent != sme &&
 	    (s64)(now - w->wait_start) >= (s64)SMART_STARVE_NS &&
 	    (s64)(now - rq->smart.last_rescue) >= (s64)SMART_STARVE_NS) {
 		w = smart_rescue_pick(rq, w, now);
 		return container_of(w, struct task_struct, smart);
 	}
-	if (smart_told_now(rq, se, now))
+	if (smart_told_now(rq, sme, now))
 		return rq->smart.told;
-	return se ? smart_task_of(se) : NULL;
+	return sme ? smart_task_of(sme) : NULL;
 }
 
 /*
@@ -307,7 +307,7 @@ static struct task_struct *smart_next(struct rq *rq)
 static void update_curr_smart(struct rq *rq)
 {
 	struct task_struct *curr = rq->donor;
-	struct smart_entity *se = smart_se(curr);
+	struct smart_entity *sme = smart_se(curr);
 	struct smart_params p = smart_params_now();
 	s64 delta;
 
@@ -317,16 +317,16 @@ static void update_curr_smart(struct rq *rq)
 	delta = update_curr_common(rq);
 	if (delta <= 0)
 		return;
-	if (se->state != SMART_SE_RUNNABLE) {
+	if (sme->state != SMART_SE_RUNNABLE) {
 		/* Off the queue: no value to move, but the budget runs on. */
 		smart_tc_sync(curr);
 		return;
 	}
 	/* smart_charge() adds @delta to the budget. */
-	if (se->tc.deadline)
-		smart_tc_set_used(se, smart_tc_runtime(curr) - delta);
+	if (sme->tc.deadline)
+		smart_tc_set_used(sme, smart_tc_runtime(curr) - delta);
 
-	if (smart_charge(smart_q(rq), se, rq_clock(rq), delta, &p)) {
+	if (smart_charge(smart_q(rq), sme, rq_clock(rq), delta, &p)) {
 		trace_smart_quantum(curr);
 		if (smart_next(rq) != curr)
 			resched_curr(rq);
@@ -486,24 +486,24 @@ static enum hrtimer_restart smart_timer_fn(struct hrtimer *timer)
 
 static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 {
-	struct smart_entity *se = smart_se(p);
+	struct smart_entity *sme = smart_se(p);
 	struct smart_queue *q = smart_q(rq);
 	struct smart_params sp = smart_params_now();
 
 	update_curr_smart(rq);
 
 	/* migrate_task_rq_smart() took it off any other CPU's queue. */
-	WARN_ON_ONCE(se->queue && se->queue != q);
-	if (!se->queue)
-		se->group = smart_task_group(p, cpu_of(rq));
+	WARN_ON_ONCE(sme->queue && sme->queue != q);
+	if (!sme->queue)
+		sme->group = smart_task_group(p, cpu_of(rq));
 
 	if (flags & ENQUEUE_WAKEUP) {
-		smart_wake(q, se, rq_clock(rq), &sp);
+		smart_wake(q, sme, rq_clock(rq), &sp);
 		smart_infer_wake_task(rq, p);
 	} else if (flags & ENQUEUE_INITIAL) {
-		smart_join(q, se, SMART_JOIN_NEW, &sp);
+		smart_join(q, sme, SMART_JOIN_NEW, &sp);
 	} else {
-		smart_join(q, se, SMART_JOIN_MOVE, &sp);
+		smart_join(q, sme, SMART_JOIN_MOVE, &sp);
 	}
 
 	if (!task_current(rq, p))
@@ -514,7 +514,7 @@ static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 
 static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 {
-	struct smart_entity *se = smart_se(p);
+	struct smart_entity *sme = smart_se(p);
 	struct smart_queue *q = smart_q(rq);
 	struct smart_params sp = smart_params_now();
 
@@ -523,14 +523,14 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 	/* An exiting task must not stay on the queue as a sleeper. */
 	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD) {
 		smart_infer_sleep_task(p);
-		smart_sleep(q, se, rq_clock(rq), &sp);
+		smart_sleep(q, sme, rq_clock(rq), &sp);
 	} else {
 		if (READ_ONCE(p->__state) == TASK_DEAD) {
-			if (se->tc.deadline)
+			if (sme->tc.deadline)
 				smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_EXIT);
 			smart_tc_disarm(p);
 		}
-		smart_leave(q, se);
+		smart_leave(q, sme);
 	}
 
 	smart_wait_end(p);
@@ -546,16 +546,16 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 /* sched_yield(): give up the rest of the quantum, as if it was used. */
 static void yield_task_smart(struct rq *rq)
 {
-	struct smart_entity *se = smart_se(rq->donor);
+	struct smart_entity *sme = smart_se(rq->donor);
 	struct smart_params sp = smart_params_now();
 
 	/* do_sched_yield() does not update the clock; as yield_task_fair(). */
 	update_rq_clock(rq);
 	update_curr_smart(rq);
 	rq_clock_skip_update(rq);
-	if (se->state != SMART_SE_RUNNABLE)
+	if (sme->state != SMART_SE_RUNNABLE)
 		return;
-	smart_yield(smart_q(rq), se, &sp);
+	smart_yield(smart_q(rq), sme, &sp);
 }
 
 /* A task woke up on @rq: it may run now, or a little later. */
@@ -569,13 +569,13 @@ static void wakeup_preempt_smart(struct rq *rq, struct task_struct *p, int flags
 static enum smart_pick_reason smart_pick_reason(struct rq *rq,
 						struct task_struct *p)
 {
-	struct smart_entity *se = smart_se(p);
+	struct smart_entity *sme = smart_se(p);
 
 	if (p == rq->smart.rescue_next)
 		return SMART_PICK_RESCUE;
-	if (!smart_is_rt(se))
+	if (!smart_is_rt(sme))
 		return SMART_PICK_CONVENTIONAL;
-	if (smart_q(rq)->ws.nr && smart_q(rq)->ws.se[0] == se)
+	if (smart_q(rq)->ws.nr && smart_q(rq)->ws.se[0] == sme)
 		return SMART_PICK_SCHEDULE;
 	return SMART_PICK_FALLBACK;
 }
@@ -665,7 +665,7 @@ static void task_tick_smart(struct rq *rq, struct task_struct *p, int queued)
 
 static void switching_to_smart(struct rq *rq, struct task_struct *p)
 {
-	struct smart_entity *se = smart_se(p);
+	struct smart_entity *sme = smart_se(p);
 	struct smart_params sp = smart_params_now();
 
 	/*
@@ -676,28 +676,28 @@ static void switching_to_smart(struct rq *rq, struct task_struct *p)
 	 */
 	if (p->smart.pi_boosted) {
 		p->smart.pi_boosted = false;
-		se->delta = max_t(s64, se->delta, -smart_credit_limit(se, &sp));
+		sme->delta = max_t(s64, sme->delta, -smart_credit_limit(sme, &sp));
 		return;
 	}
 	/* Enter by eq. (3), with the share of the task's nice value. */
-	se->delta = 0;
-	se->quantum = 0;
+	sme->delta = 0;
+	sme->quantum = 0;
 	/* It is on no queue: this stores the share, @now is not used. */
-	smart_set_params(se, se->prio, smart_share_of_weight(p->se.load.weight),
+	smart_set_params(sme, sme->prio, smart_share_of_weight(p->se.load.weight),
 			 0, &sp);
 }
 
 static void switched_from_smart(struct rq *rq, struct task_struct *p)
 {
-	struct smart_entity *se = smart_se(p);
+	struct smart_entity *sme = smart_se(p);
 
 	/* Its time since the last tick was SMART's. */
 	if (task_current(rq, p))
 		update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 1);
 
 	/* A task asleep on the queue leaves it with the class. */
-	if (se->queue)
-		smart_leave(se->queue, se);
+	if (sme->queue)
+		smart_leave(sme->queue, sme);
 	smart_wait_end(p);
 	/*
 	 * Still of a SMART policy: a priority-inheritance boost, which keeps
@@ -706,7 +706,7 @@ static void switched_from_smart(struct rq *rq, struct task_struct *p)
 	 */
 	p->smart.pi_boosted = task_should_smart(p->policy);
 	if (!p->smart.pi_boosted) {
-		if (se->tc.deadline)
+		if (sme->tc.deadline)
 			smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_LEFT);
 		smart_tc_disarm(p);
 		smart_infer_forget(p);
@@ -737,16 +737,16 @@ static void prio_changed_smart(struct rq *rq, struct task_struct *p, int oldprio
 static void reweight_task_smart(struct rq *rq, struct task_struct *p,
 				const struct load_weight *lw)
 {
-	struct smart_entity *se = smart_se(p);
+	struct smart_entity *sme = smart_se(p);
 	struct smart_params sp = smart_params_now();
 	unsigned long old = max(scale_load_down(p->se.load.weight), 1UL);
 	u64 share;
 
-	share = div64_ul((u64)se->own_share * scale_load_down(lw->weight), old);
+	share = div64_ul((u64)sme->own_share * scale_load_down(lw->weight), old);
 	p->se.load = *lw;
-	if (se->queue == smart_q(rq))
+	if (sme->queue == smart_q(rq))
 		update_curr_smart(rq);
-	smart_set_params(se, se->prio,
+	smart_set_params(sme, sme->prio,
 			 clamp_t(u64, share, SMART_SHARE_MIN, SMART_SHARE_MAX),
 			 rq_clock(rq), &sp);
 }
@@ -759,12 +759,12 @@ static void reweight_task_smart(struct rq *rq, struct task_struct *p,
  */
 static void task_change_group_smart(struct task_struct *p)
 {
-	struct smart_entity *se = smart_se(p);
+	struct smart_entity *sme = smart_se(p);
 	struct rq *rq = task_rq(p);
 
-	if (se->queue) {
+	if (sme->queue) {
 		update_curr_smart(rq);
-		smart_leave(se->queue, se);
+		smart_leave(sme->queue, sme);
 	}
 	set_task_rq(p, task_cpu(p));
 }
@@ -928,7 +928,7 @@ static int select_task_rq_smart(struct task_struct *p, int prev_cpu, int wake_fl
  */
 static void migrate_task_rq_smart(struct task_struct *p, int new_cpu)
 {
-	struct smart_entity *se = smart_se(p);
+	struct smart_entity *sme = smart_se(p);
 	struct rq *rq = task_rq(p);
 	struct rq_flags rf;
 
@@ -936,17 +936,17 @@ static void migrate_task_rq_smart(struct task_struct *p, int new_cpu)
 		return;
 
 	rq_lock(rq, &rf);
-	if (se->queue) {
+	if (sme->queue) {
 		update_rq_clock(rq);
 		/*
 		 * Its group may re-share the running task: charge that first
-		 * (which may expire @se's credit too).
+		 * (which may expire @sme's credit too).
 		 */
 		update_curr_smart(rq);
-		if (se->queue)
-			smart_expire_sleepers(se->queue, rq_clock(rq));
-		if (se->queue)
-			smart_leave(se->queue, se);
+		if (sme->queue)
+			smart_expire_sleepers(sme->queue, rq_clock(rq));
+		if (sme->queue)
+			smart_leave(sme->queue, sme);
 	}
 	rq_unlock(rq, &rf);
 }
@@ -1134,12 +1134,12 @@ static void rq_online_smart(struct rq *rq)
 
 static void rq_offline_smart(struct rq *rq)
 {
-	struct smart_entity *se, *tmp;
+	struct smart_entity *sme, *tmp;
 
 	/* Sleepers of a CPU going away leave its queue with their lag. */
 	smart_group_batch(smart_q(rq));
-	list_for_each_entry_safe(se, tmp, &smart_q(rq)->sleepers, sleep_node)
-		smart_leave(smart_q(rq), se);
+	list_for_each_entry_safe(sme, tmp, &smart_q(rq)->sleepers, sleep_node)
+		smart_leave(smart_q(rq), sme);
 	smart_group_batch_end(smart_q(rq));
 	/* cpu_active() is already false: the CPU leaves the masks. */
 	smart_update_masks(rq);
@@ -1174,8 +1174,8 @@ static u64 smart_fork_debt(struct task_struct *p)
 
 	if (!(p->flags & PF_KTHREAD) && parent->sched_class == &smart_sched_class) {
 		rq = smart_lock_charged(parent, &rf);
-		if (parent->smart.core.queue)
-			lag = smart_lag_ns(&parent->smart.core);
+		if (parent->smart.ent.queue)
+			lag = smart_lag_ns(&parent->smart.ent);
 		task_rq_unlock(rq, parent, &rf);
 	}
 	return lag < 0 ? -lag : 0;
@@ -1187,15 +1187,15 @@ static u64 smart_fork_debt(struct task_struct *p)
  *
  * The child keeps its parent's priority, share and signal unless the
  * parent asked for a reset on fork (SMART_FLAG_RESET_ON_FORK, or
- * sched_setattr()'s SCHED_FLAG_RESET_ON_FORK, still set here: the core
+ * sched_setattr()'s SCHED_FLAG_RESET_ON_FORK, still set here: sched_fork()
  * calls this before it acts on that flag); it joins a queue at the queue
  * virtual time when it is first enqueued (eq. (3)).
  */
 void sched_smart_fork(struct task_struct *p)
 {
 	struct sched_smart_entity *sse = &p->smart;
-	s32 prio = sse->core.prio;
-	u32 share = sse->core.own_share;
+	s32 prio = sse->ent.prio;
+	u32 share = sse->ent.own_share;
 	u64 debt = smart_fork_debt(p);
 
 	/*
@@ -1228,9 +1228,9 @@ void sched_smart_fork(struct task_struct *p)
 	}
 	if (!share)
 		share = SMART_SHARE_DEFAULT;
-	smart_entity_init(&sse->core, prio, share);
-	if (debt && prio == current->smart.core.prio)
-		sse->core.delta = smart_scale(debt, sse->core.inv_share);
+	smart_entity_init(&sse->ent, prio, share);
+	if (debt && prio == current->smart.ent.prio)
+		sse->ent.delta = smart_scale(debt, sse->ent.inv_share);
 	INIT_LIST_HEAD(&sse->wait_node);
 	sse->wait_start = 0;
 	sse->constraints_met = 0;
@@ -1272,7 +1272,7 @@ bool sched_smart_can_stop_tick(struct rq *rq)
  */
 bool smart_prio_less(const struct task_struct *a, const struct task_struct *b)
 {
-	const struct smart_entity *sa = &a->smart.core, *sb = &b->smart.core;
+	const struct smart_entity *sa = &a->smart.ent, *sb = &b->smart.ent;
 	s64 ra = 0, rb = 0;
 
 	if (sa->prio != sb->prio)

@@ -16,7 +16,7 @@
  *                         irq_work once it is dropped
  *
  * The algorithm's side (the real-time BVFT, the working schedule, the
- * prediction) is in core.c; the decisions that use it are in class.c.
+ * prediction) is in algo.c; the decisions that use it are in class.c.
  *
  * See Documentation/scheduler/sched-smart.rst, sections 2.6 and 2.9.
  */
@@ -165,7 +165,7 @@ void smart_tc_disarm(struct task_struct *p)
 void smart_tc_watch(struct task_struct *p)
 {
 	struct sched_smart_entity *sse = &p->smart;
-	const struct smart_tc *tc = &sse->core.tc;
+	const struct smart_tc *tc = &sse->ent.tc;
 	u64 left = smart_tc_left(tc), now;
 
 	if (!tc->deadline || !left || sse->tc_notified ||
@@ -189,10 +189,10 @@ static u64 smart_tc_close(struct task_struct *p, u64 now,
 			  enum smart_tc_end_reason why)
 {
 	struct sched_smart_entity *sse = &p->smart;
-	struct smart_entity *se = &sse->core;
+	struct smart_entity *sme = &sse->ent;
 	struct smart_params sp = smart_params_now();
 	bool met = why != SMART_TC_EXPIRED &&
-		   (s64)(now - se->tc.deadline) <= 0;
+		   (s64)(now - sme->tc.deadline) <= 0;
 	u64 used;
 
 	smart_tc_sync(p);
@@ -206,9 +206,9 @@ static u64 smart_tc_close(struct task_struct *p, u64 now,
 			sse->constraints_missed++;
 		if (why == SMART_TC_EXPIRED)
 			smart_notify(p, SMART_NOTIFY_EXPIRED);
-		trace_smart_constraint_end(p, se->tc.used, met, why);
+		trace_smart_constraint_end(p, sme->tc.used, met, why);
 	}
-	used = smart_tc_end(se->queue, se, &sp);
+	used = smart_tc_end(sme->queue, sme, &sp);
 	sse->tc_flags = 0;
 	/* The timer stays: a callback with no constraint lets it go. */
 	return used;
@@ -249,7 +249,7 @@ static void smart_tc_start(struct task_struct *p, const struct smart_tc *tc,
 {
 	struct sched_smart_entity *sse = &p->smart;
 
-	smart_tc_begin(sse->core.queue, &sse->core, tc);
+	smart_tc_begin(sse->ent.queue, &sse->ent, tc);
 	sse->tc_runtime = p->se.sum_exec_runtime;
 	sse->tc_flags = flags;
 	sse->tc_notified = false;
@@ -327,7 +327,7 @@ void smart_infer_wake_task(struct rq *rq, struct task_struct *p)
 	now = ktime_get_ns();
 	if (release)
 		why = SMART_TC_REPLACED;
-	else if ((s64)(now - sse->core.tc.deadline) >= 0)
+	else if ((s64)(now - sse->ent.tc.deadline) >= 0)
 		why = SMART_TC_EXPIRED;
 	else if (!smart_infers(p))
 		why = SMART_TC_LEFT;
@@ -359,7 +359,7 @@ void smart_infer_sleep_task(struct task_struct *p)
 	    SMART_TC_IMPLICIT)
 		return;
 	sse->tc_flags |= SMART_TC_DONE;
-	if ((s64)(ktime_get_ns() - sse->core.tc.deadline) <= 0)
+	if ((s64)(ktime_get_ns() - sse->ent.tc.deadline) <= 0)
 		sse->infer_met++;
 	else
 		sse->infer_missed++;
@@ -381,7 +381,7 @@ void smart_infer_tick(struct rq *rq, struct task_struct *p)
 	if (!(p->smart.tc_flags & SMART_TC_IMPLICIT))
 		return;
 	now = ktime_get_ns();
-	if ((s64)(now - p->smart.core.tc.deadline) >= 0)
+	if ((s64)(now - p->smart.ent.tc.deadline) >= 0)
 		smart_tc_finish(rq, p, now, SMART_TC_EXPIRED);
 }
 
@@ -431,7 +431,7 @@ static enum hrtimer_restart smart_tc_timer_fn(struct hrtimer *timer)
 	struct sched_smart_entity *sse =
 		container_of(timer, struct sched_smart_entity, tc_timer);
 	struct task_struct *p = container_of(sse, struct task_struct, smart);
-	const struct smart_tc *tc = &sse->core.tc;
+	const struct smart_tc *tc = &sse->ent.tc;
 	struct rq_flags rf;
 	struct rq *rq;
 	u64 now, left, next = 0;
@@ -525,7 +525,7 @@ void sched_smart_exec(bool secureexec)
 	struct rq *rq;
 
 	rq = smart_lock_charged(p, &rf);
-	if (sse->core.tc.deadline)
+	if (sse->ent.tc.deadline)
 		smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_EXEC);
 	sse->notify_code = 0;
 	if (secureexec)

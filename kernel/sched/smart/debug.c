@@ -49,19 +49,19 @@ static u64 smart_group_id(struct task_struct *p)
 }
 
 static void smart_show_entity(struct seq_file *m, struct rq *rq,
-			      struct smart_entity *se)
+			      struct smart_entity *sme)
 {
-	struct task_struct *p = smart_task_of(se);
-	char state = se->state == SMART_SE_SLEEPING ? 'S' :
+	struct task_struct *p = smart_task_of(sme);
+	char state = sme->state == SMART_SE_SLEEPING ? 'S' :
 		     rq->donor == p ? 'R' : 'Q';
 
 	bool periodic = smart_infer_periodic(&p->smart.infer);
 
 	seq_printf(m, "task %d state %c prio %d share %u bvft %llu lag %lld bias %llu quantum %llu exec %llu deadline %llu estimate %llu used %llu own %u group %llu period %llu demand %llu comm ",
-		   task_pid_nr(p), state, se->prio, smart_user_share(se->share),
-		   se->bvft,
-		   smart_lag_ns(se), se->bias, se->quantum, se->exec,
-		   se->tc.deadline, se->tc.estimate, se->tc.used, se->own_share,
+		   task_pid_nr(p), state, sme->prio, smart_user_share(sme->share),
+		   sme->bvft,
+		   smart_lag_ns(sme), sme->bias, sme->quantum, sme->exec,
+		   sme->tc.deadline, sme->tc.estimate, sme->tc.used, sme->own_share,
 		   smart_group_id(p), periodic ? p->smart.infer.period : 0,
 		   periodic ? p->smart.infer.demand : 0);
 	seq_escape_str(m, p->comm, ESCAPE_OCTAL | ESCAPE_NAP | ESCAPE_APPEND,
@@ -73,7 +73,7 @@ static void smart_show_cpu(struct seq_file *m, int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
 	struct smart_queue *q = &rq->smart.q;
-	struct smart_entity *se;
+	struct smart_entity *sme;
 	struct rb_node *n;
 	struct rq_flags rf;
 	unsigned int i;
@@ -95,16 +95,16 @@ static void smart_show_cpu(struct seq_file *m, int cpu)
 	}
 	for (n = rb_first_cached(&q->tree); n; n = rb_next(n))
 		smart_show_entity(m, rq, rb_entry(n, struct smart_entity, node));
-	list_for_each_entry(se, &q->sleepers, sleep_node)
-		smart_show_entity(m, rq, se);
+	list_for_each_entry(sme, &q->sleepers, sleep_node)
+		smart_show_entity(m, rq, sme);
 
 	/* The working schedule as a decision now would build it, on the side. */
 	smart_pick_tc(q, ktime_get_ns(), &rq->smart.scratch, NULL);
 	for (i = 0; i < rq->smart.scratch.nr; i++) {
-		se = rq->smart.scratch.se[i];
+		sme = rq->smart.scratch.se[i];
 		seq_printf(m, "ws %d deadline %llu left %llu\n",
-			   task_pid_nr(smart_task_of(se)), se->tc.deadline,
-			   smart_tc_left(&se->tc));
+			   task_pid_nr(smart_task_of(sme)), sme->tc.deadline,
+			   smart_tc_left(&sme->tc));
 	}
 	rq_unlock_irqrestore(rq, &rf);
 }
@@ -150,24 +150,24 @@ void smart_proc_show_task(struct task_struct *p, struct seq_file *m)
 {
 	bool private = ptrace_may_access(p, PTRACE_MODE_READ_FSCREDS);
 	struct sched_smart_entity *sse = &p->smart;
-	struct smart_entity *se = &sse->core;
+	struct smart_entity *sme = &sse->ent;
 	struct rq_flags rf;
 	struct rq *rq;
 
 	rq = smart_lock_charged(p, &rf);
-	SMART_P("prio", se->prio);
-	SMART_P("share", smart_user_share(se->share));
-	SMART_P("own_share", se->own_share);
-	SMART_P("state", se->state);
-	SMART_P("bvft", se->bvft);
-	SMART_P("lag_ns", smart_lag_ns(se));
-	SMART_P("bias", se->bias);
-	SMART_P("quantum", se->quantum);
-	SMART_P("exec", se->exec);
+	SMART_P("prio", sme->prio);
+	SMART_P("share", smart_user_share(sme->share));
+	SMART_P("own_share", sme->own_share);
+	SMART_P("state", sme->state);
+	SMART_P("bvft", sme->bvft);
+	SMART_P("lag_ns", smart_lag_ns(sme));
+	SMART_P("bias", sme->bias);
+	SMART_P("quantum", sme->quantum);
+	SMART_P("exec", sme->exec);
 	if (private) {
-		SMART_P("deadline", se->tc.deadline);
-		SMART_P("estimate", se->tc.estimate);
-		SMART_P("used", se->tc.used);
+		SMART_P("deadline", sme->tc.deadline);
+		SMART_P("estimate", sme->tc.estimate);
+		SMART_P("used", sme->tc.used);
 	}
 	SMART_P("notify_signal", sse->notify_signal);
 	SMART_P("constraints_met", sse->constraints_met);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SMART core: hierarchical shares, the model of SFQ-H (Goyal, Guo and
+ * SMART algorithm: hierarchical shares, the model of SFQ-H (Goyal, Guo and
  * Vin, "A hierarchical CPU scheduler for multimedia operating systems",
  * OSDI '96).  Each task group is a node that divides its bandwidth
  * among its children in proportion to their weights, so that what a
@@ -31,7 +31,7 @@
  * once per join or leave.  A sleeper keeps its place on the queue for
  * the sleep credit (§3.3), so short sleeps change nothing.
  */
-#include "core.h"
+#include "algo.h"
 
 static inline unsigned int smart_prio_idx(s32 prio)
 {
@@ -51,7 +51,7 @@ void smart_group_init(struct smart_group *g, struct smart_group *parent,
 }
 
 /*
- * @g's share on the queue at priority index @i, in the core's units
+ * @g's share on the queue at priority index @i, in the algorithm's units
  * (smart_core_share()) with SMART_GROUP_SHIFT more fractional bits.  The
  * one computation of it: smart_group_reshare() and smart_group_enter()
  * must give an entity the same share.
@@ -68,7 +68,7 @@ static u64 smart_group_hshare(const struct smart_group *g, unsigned int i)
 
 /*
  * The S of a part @own of a sum @sum of a group whose share is @h, in the
- * core's units: at least one of them, 2^-SMART_SHARE_SHIFT of a share, so
+ * algorithm's units: at least one of them, 2^-SMART_SHARE_SHIFT of a share, so
  * that only a group with more than 2^SMART_SHARE_SHIFT tasks per unit of
  * its weight on one CPU gets more than its weight.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SMART core: implicit time constraints for programs that make no SMART
+ * SMART algorithm: implicit time constraints for programs that make no SMART
  * call, inferred from their behaviour in the manner of BEST and BeRate
  * (Banachowski and Brandt).  A media program that never asks for a
  * constraint still wakes once per frame, runs for about as long each
@@ -34,10 +34,10 @@
  * passes messages.  Irregular wake-ups (a typist) land near a multiple
  * of any period too rarely to keep their hits.
  *
- * Like the rest of the core this has no clock and no task: the owner
+ * Like the rest of the algorithm this has no clock and no task: the owner
  * gives the time and the task's CPU time at each wake-up.
  */
-#include "core.h"
+#include "algo.h"
 
 /* The bounds of a learned period, a multiple of a release, the credit. */
 #define SMART_INFER_PERIOD_MIN	(2ULL * 1000 * 1000)

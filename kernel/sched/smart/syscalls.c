@@ -76,9 +76,9 @@ static int smart_check_attr(const struct smart_attr *attr)
 /* The task's priority and share as SMART sees them, or would on entry. */
 static void smart_current_params(struct task_struct *p, s32 *prio, u32 *share)
 {
-	*prio = p->smart.core.prio;
+	*prio = p->smart.ent.prio;
 	if (p->sched_class == &smart_sched_class)
-		*share = p->smart.core.own_share;
+		*share = p->smart.ent.own_share;
 	else
 		*share = smart_share_of_weight(p->se.load.weight);
 }
@@ -126,8 +126,8 @@ static void smart_apply(struct task_struct *p, const struct smart_attr *attr)
 {
 	struct sched_smart_entity *sse = &p->smart;
 	struct smart_params sp = smart_params_now();
-	s32 prio = sse->core.prio;
-	u32 share = sse->core.own_share;
+	s32 prio = sse->ent.prio;
+	u32 share = sse->ent.own_share;
 	struct rq_flags rf;
 	struct rq *rq;
 
@@ -144,7 +144,7 @@ static void smart_apply(struct task_struct *p, const struct smart_attr *attr)
 		sse->flags = attr->flags;
 
 	/* On no queue (not a SMART task yet) this only stores the values. */
-	smart_set_params(&sse->core, prio, share, rq_clock(rq), &sp);
+	smart_set_params(&sse->ent, prio, share, rq_clock(rq), &sp);
 	if (p->sched_class == &smart_sched_class) {
 		if (task_current(rq, p))
 			resched_curr(rq);
@@ -248,8 +248,8 @@ SYSCALL_DEFINE4(smart_getattr, pid_t, pid, struct smart_attr __user *, uattr,
 
 	rq = smart_lock_charged(p, &rf);
 	if (p->sched_class == &smart_sched_class) {
-		kattr.lag_ns = smart_lag_ns(&sse->core);
-		kattr.bias_ns = sse->core.bias;
+		kattr.lag_ns = smart_lag_ns(&sse->ent);
+		kattr.bias_ns = sse->ent.bias;
 	}
 	smart_current_params(p, &kattr.priority, &kattr.share);
 	kattr.notify_signal = sse->notify_signal;
@@ -364,9 +364,9 @@ static void smart_tc_resync(struct task_struct *p, u64 deadline, u64 since)
 		return;
 	rq = smart_lock_current(&rf);
 	/* Unless it expired meanwhile: that one was counted already. */
-	if (p->smart.core.tc.deadline == deadline) {
+	if (p->smart.ent.tc.deadline == deadline) {
 		p->smart.tc_runtime = p->se.sum_exec_runtime;
-		smart_tc_set_used(&p->smart.core, 0);
+		smart_tc_set_used(&p->smart.ent, 0);
 	}
 	rq_unlock_irq(rq, &rf);
 }
@@ -441,7 +441,7 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
 		u64 since = 0;
 
 		rq = smart_lock_current(&rf);
-		c.available = smart_tc_available(&rq->smart.q, &p->smart.core,
+		c.available = smart_tc_available(&rq->smart.q, &p->smart.ent,
 						 &tc, ktime_get_ns(),
 						 &rq->smart.scratch, &sp);
 		c.status = c.available >= c.estimate ? SMART_STATUS_FEASIBLE :
@@ -450,7 +450,7 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
 		if (done) {
 			trace_smart_constraint_begin(p, &c);
 			if (!(c.flags & SMART_CONSTRAINT_QUERY)) {
-				if (p->smart.core.tc.deadline)
+				if (p->smart.ent.tc.deadline)
 					smart_tc_finish(rq, p, ktime_get_ns(),
 							SMART_TC_REPLACED);
 				smart_tc_install(rq, p, &c, &tc);
@@ -500,7 +500,7 @@ SYSCALL_DEFINE2(smart_constraint_end, struct smart_constraint __user *, uc,
 
 		rq = smart_lock_current(&rf);
 		/* An implicit constraint is not the caller's to end. */
-		if (!sse->core.tc.deadline ||
+		if (!sse->ent.tc.deadline ||
 		    (sse->tc_flags & SMART_TC_IMPLICIT)) {
 			rq_unlock_irq(rq, &rf);
 			return -ENOENT;
@@ -508,14 +508,14 @@ SYSCALL_DEFINE2(smart_constraint_end, struct smart_constraint __user *, uc,
 		now = ktime_get_ns();
 		smart_tc_sync(p);
 		c.flags = sse->tc_flags;
-		c.deadline = sse->core.tc.deadline;
-		c.estimate = sse->core.tc.estimate;
-		c.period = sse->core.tc.period;
+		c.deadline = sse->ent.tc.deadline;
+		c.estimate = sse->ent.tc.estimate;
+		c.period = sse->ent.tc.period;
 		c.cookie = sse->tc_cookie;
 		c.available = 0;
 		c.status = (s64)(now - c.deadline) <= 0 ? SMART_STATUS_MET :
 							  SMART_STATUS_MISSED;
-		c.used = sse->core.tc.used;
+		c.used = sse->ent.tc.used;
 		done = smart_put_locked(uc, &c);
 		if (done)
 			smart_tc_finish(rq, p, now, SMART_TC_END);

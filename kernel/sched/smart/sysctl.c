@@ -62,7 +62,7 @@ static struct ctl_table smart_mode_sysctls[] = {
 
 static int __init smart_sysctl_init(void)
 {
-	/* The tunables are u64 in the core and unsigned long here. */
+	/* The tunables are u64 in the algorithm and unsigned long here. */
 	BUILD_BUG_ON(sizeof(smart_params.quantum_ns) != sizeof(unsigned long));
 
 	register_sysctl_init("kernel/smart", smart_sysctls);

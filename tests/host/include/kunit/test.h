@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Host stand-in for <kunit/test.h>: just enough of the KUnit API for
- * kernel/sched/smart/tests/core_kunit.c to build and run in user space
+ * kernel/sched/smart/tests/algo_kunit.c to build and run in user space
  * (tests/host/test_kunit.c), printing one TAP line per test case and
  * parameter.  Semantics follow the kernel's: KUNIT_EXPECT_* records a
  * failure and goes on, KUNIT_ASSERT_* ends the test case (here by

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Host stand-in: the core never touches a task's hrtimer, only its size. */
+/* Host stand-in: the algorithm never touches a task's hrtimer, only its size. */
 #ifndef _LINUX_HRTIMER_TYPES_H
 #define _LINUX_HRTIMER_TYPES_H
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SMART core: value tuples and biased virtual finishing times.
+ * SMART algorithm: value tuples and biased virtual finishing times.
  *
  * Importance of a task is its value tuple (priority, BVFT): a higher
  * priority always wins; within a priority the earlier biased virtual
@@ -28,7 +28,7 @@
  *
  * See Documentation/scheduler/sched-smart.rst.
  */
-#include "core.h"
+#include "algo.h"
 
 /* SMART_INV_NUM / @shares, 0 for an empty level */
 static inline u64 smart_inv(u64 shares)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the SMART core (kernel/sched/smart/core.c): the BVFT
+ * KUnit tests for the SMART algorithm (kernel/sched/smart/algo.c): the BVFT
  * equations of Nieh & Lam (SOSP '97) §3.3 with worked numbers, the
  * value-tuple order, the split of eq. (2) where a sleeper's credit
  * expires, proportional shares over a short run of hogs, and the
@@ -18,7 +18,7 @@
 #include <kunit/test.h>
 #include <linux/kernel.h>
 #include <linux/time64.h>
-#include "../core.h"
+#include "../algo.h"
 
 #define MS(x)	((u64)(x) * NSEC_PER_MSEC)
 
@@ -636,5 +636,5 @@ static struct kunit_suite smart_test_suite = {
 
 kunit_test_suite(smart_test_suite);
 
-MODULE_DESCRIPTION("KUnit tests for the SMART scheduling core");
+MODULE_DESCRIPTION("KUnit tests for the SMART scheduling algorithm");
 MODULE_LICENSE("GPL");

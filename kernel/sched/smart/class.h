@@ -2,8 +2,8 @@
 /*
  * SCHED_SMART: what the rest of the scheduler sees of the SMART class.
  * Included from kernel/sched/sched.h; everything has a stub when
- * CONFIG_SCHED_SMART is off so that the hooks in core.c and syscalls.c
- * need no #ifdefs.
+ * CONFIG_SCHED_SMART is off so that the hooks in kernel/sched/core.c and
+ * kernel/sched/syscalls.c need no #ifdefs.
  */
 #ifndef _KERNEL_SCHED_SMART_SMART_H
 #define _KERNEL_SCHED_SMART_SMART_H
@@ -18,7 +18,7 @@ struct task_group;
 
 #ifdef CONFIG_SCHED_SMART
 
-#include "core.h"
+#include "algo.h"
 
 /**
  * struct smart_rq - per-CPU state of the SMART class
@@ -100,8 +100,8 @@ static inline bool task_should_smart(int policy)
 }
 
 /*
- * Has any task ever been in SMART?  Then core.c keeps SMART's balance
- * in the pick path (see __pick_next_task()).  A static key, enabled once
+ * Has any task ever been in SMART?  Then kernel/sched/core.c keeps
+ * SMART's balance in the pick path (see __pick_next_task()).  A static key, enabled once
  * by sched_smart_activate(), so that a kernel that never runs a SMART
  * task pays one patched-out branch.
  */
@@ -145,9 +145,9 @@ static inline u32 smart_share_of_weight(unsigned long weight)
 void init_smart_rq(struct rq *rq);
 void sched_smart_fork(struct task_struct *p);
 
-static inline struct task_struct *smart_task_of(struct smart_entity *se)
+static inline struct task_struct *smart_task_of(struct smart_entity *sme)
 {
-	return container_of(se, struct task_struct, smart.core);
+	return container_of(sme, struct task_struct, smart.ent);
 }
 
 struct rq_flags;
@@ -244,10 +244,10 @@ static inline u64 smart_tc_runtime(const struct task_struct *p)
 /* Bring @p's constraint budget up to its clock; @p's rq is locked. */
 static inline void smart_tc_sync(struct task_struct *p)
 {
-	struct smart_tc *tc = &p->smart.core.tc;
+	struct smart_tc *tc = &p->smart.ent.tc;
 
 	if (tc->deadline)
-		smart_tc_set_used(&p->smart.core, smart_tc_runtime(p));
+		smart_tc_set_used(&p->smart.ent, smart_tc_runtime(p));
 }
 
 #else /* !CONFIG_SCHED_SMART */

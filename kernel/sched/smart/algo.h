@@ -1,28 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * SMART core: the scheduling algorithm of Nieh & Lam, "The design,
+ * SMART algorithm: the scheduling algorithm of Nieh & Lam, "The design,
  * implementation and evaluation of SMART: a scheduler for multimedia
  * applications" (SOSP '97), as plain data structures and integer time.
  *
  * Nothing here knows about task_struct, runqueue locks or clocks: the
  * class glue (class.c) feeds events in with the current time and asks
  * which entity to run.  The same file is built in user space by
- * tests/host through a shim that provides core_types.h, so the algorithm
+ * tests/host through a shim that provides algo_types.h, so the algorithm
  * has exactly one copy.
  *
  * Time is in ns.  Virtual time is in "virtual ns": CPU ns of a task with
  * the default share (SMART_SHARE_DEFAULT), so a task of share S that runs
  * for t ns advances its virtual time by t * 1024 / S (eq. 1).
  */
-#ifndef __SMART_CORE_H
-#define __SMART_CORE_H
+#ifndef __SMART_ALGO_H
+#define __SMART_ALGO_H
 
-#include "core_types.h"
+#include "algo_types.h"
 
 #define SMART_NR_PRIO		(SMART_PRIO_MAX - SMART_PRIO_MIN + 1)
 
 /*
- * Inside the core a share S is counted in units of 2^-SMART_SHARE_SHIFT
+ * Inside the algorithm a share S is counted in units of 2^-SMART_SHARE_SHIFT
  * of a share (smart_core_share()), so that the part of a group's share a
  * task of a crowded group gets (group.c) is not rounded up to a whole
  * share: a group of weight 3 with 1000 tasks must stay at 3.
@@ -36,13 +36,13 @@
 #define SMART_INV_SHIFT		(52 - SMART_SHARE_SHIFT)
 #define SMART_INV_NUM		BIT_ULL(62)
 
-/* A share of the uapi (SMART_SHARE_MIN..MAX) in the core's units. */
+/* A share of the uapi (SMART_SHARE_MIN..MAX) in the algorithm's units. */
 static inline u32 smart_core_share(u32 share)
 {
 	return share << SMART_SHARE_SHIFT;
 }
 
-/* Shares in the core's units, rounded to the uapi's (for the views). */
+/* Shares in the algorithm's units, rounded to the uapi's (for the views). */
 static inline u64 smart_user_shares(u64 shares)
 {
 	return (shares + (1U << (SMART_SHARE_SHIFT - 1))) >> SMART_SHARE_SHIFT;
@@ -90,7 +90,7 @@ struct smart_level {
 #define SMART_LOAD_ONE		BIT_ULL(SMART_LOAD_SHIFT)
 
 /*
- * Most entries a working schedule holds (bounds its sums, see core.c),
+ * Most entries a working schedule holds (bounds its sums, see algo.c),
  * and most real-time candidates a decision or a prediction looks at:
  * the walk under the rq lock is O(SMART_WS_MAX) whatever the number of
  * constrained tasks on the CPU.
@@ -310,7 +310,7 @@ s64 smart_lag_ns(const struct smart_entity *se);
 /**
  * smart_scale() - convert CPU time to virtual time of a share
  * @ns:		CPU time
- * @inv:	SMART_INV_NUM / share (share in the core's units)
+ * @inv:	SMART_INV_NUM / share (share in the algorithm's units)
  *
  * Return: @ns * SMART_SHARE_DEFAULT / share, in virtual ns.
  */
@@ -414,4 +414,4 @@ static inline u64 smart_quantum_left(const struct smart_entity *se)
 	return se->exec < se->quantum ? se->quantum - se->exec : 0;
 }
 
-#endif /* __SMART_CORE_H */
+#endif /* __SMART_ALGO_H */

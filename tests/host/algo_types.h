@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * User-space stand-in for kernel/sched/smart/core_types.h: same include
- * guard, so including this first makes the kernel's core.c build on the
+ * User-space stand-in for kernel/sched/smart/algo_types.h: same include
+ * guard, so including this first makes the kernel's algo.c build on the
  * host against the kernel tree's tools/include (rbtree, list).
  */
-#ifndef __SMART_CORE_TYPES_H
-#define __SMART_CORE_TYPES_H
+#ifndef __SMART_ALGO_TYPES_H
+#define __SMART_ALGO_TYPES_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,4 +43,4 @@ static inline u64 div64_u64(u64 a, u64 b)
 	return a / b;
 }
 
-#endif /* __SMART_CORE_TYPES_H */
+#endif /* __SMART_ALGO_TYPES_H */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the SMART core needs from its environment.  The host build
+ * What the SMART algorithm needs from its environment.  The host build
  * (tests/host) provides its own file with the same include guard.
  */
-#ifndef __SMART_CORE_TYPES_H
-#define __SMART_CORE_TYPES_H
+#ifndef __SMART_ALGO_TYPES_H
+#define __SMART_ALGO_TYPES_H
 
 #include <linux/types.h>
 #include <linux/list.h>
@@ -16,4 +16,4 @@
 #include <linux/sched/smart.h>
 #include <uapi/linux/smart_sched.h>
 
-#endif /* __SMART_CORE_TYPES_H */
+#endif /* __SMART_ALGO_TYPES_H */
