@@ -7,6 +7,8 @@
  *   smart_quantum		a quantum completed: the new BVFT, eq. (4)
  *   smart_constraint_begin	a time constraint begun (or queried)
  *   smart_constraint_end	a time constraint ended, and why
+ *   smart_infer		a task's period and demand as inferred from
+ *				its wake-ups (infer.c)
  *   smart_notify		a notification decided (sent outside the
  *				rq lock right after)
  *

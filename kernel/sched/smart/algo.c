@@ -951,8 +951,9 @@ u64 smart_tc_demand(const struct smart_tc *tc, u64 t)
  * their future periodic load, nor that of more important periodic tasks
  * between two constraints) miss (§3.4).  The paper counts the future
  * load of a periodic task "in subsequent feasibility tests": @se's own,
- * F (D_i - D), is left out of this one, where only Q - E of it counts.  Only the entries due at or
- * after @se are checked: it adds nothing to what the earlier ones need.
+ * F (D_i - D), is left out of this one, where only Q - E of it counts.
+ * Only the entries due at or after @se are checked: it adds nothing to
+ * what the earlier ones need.
  * One pass over the schedule with running sums: O(|W|) per insertion,
  * O(N_R^2) for a whole schedule, as the paper states.  A deadline at or
  * before @now can never be met and is not inserted.
@@ -1144,8 +1145,9 @@ static bool smart_ws_place(struct smart_queue *q, u64 now)
  *
  * Predicted next constraints (struct smart_future) whose deadline passed
  * are dropped first.  The last decision stands while nothing it depends
- * on changed (see smart_ws_forget()): while the head of the working schedule runs within
- * its estimate, the slack of the others does not change, so the schedule
+ * on changed (see smart_ws_forget()): while the head of the working
+ * schedule runs within its estimate, the slack of the others does not
+ * change, so the schedule
  * stays feasible.  A candidate that joined is placed in O(N_R) or less,
  * one that left costs nothing; otherwise the schedule is rebuilt
  * (smart_pick_tc()).  @q->rejected then holds the candidates to notify.

@@ -6,9 +6,9 @@
  *
  * Nothing here knows about task_struct, runqueue locks or clocks: the
  * class glue (class.c) feeds events in with the current time and asks
- * which entity to run.  The same file is built in user space by
- * tests/host through a shim that provides algo_types.h, so the algorithm
- * has exactly one copy.
+ * which entity to run.  What it needs from the kernel is in
+ * algo_types.h, so that the same code can also be built and tested in
+ * user space.
  *
  * Time is in ns.  Virtual time is in "virtual ns": CPU ns of a task with
  * the default share (SMART_SHARE_DEFAULT), so a task of share S that runs
@@ -100,8 +100,8 @@ struct smart_level {
 /*
  * Most predicted next constraints of periodic tasks between two of their
  * constraints a decision or a prediction looks at (struct smart_future),
- * the earliest due first.  With SMART_WS_MAX entries and the constraint being decided,
- * the sums of eq. (9) then have fewer than 2^7 terms.
+ * the earliest due first.  With SMART_WS_MAX entries and the constraint
+ * being decided, the sums of eq. (9) then have fewer than 2^7 terms.
  */
 #define SMART_FUTURE_MAX	(SMART_WS_MAX / 2)
 

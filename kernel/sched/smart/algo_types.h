@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the SMART algorithm needs from its environment.  The host build
- * (tests/host) provides its own file with the same include guard.
+ * What the SMART algorithm needs from its environment.  A user-space
+ * build of the algorithm provides its own file with the same include
+ * guard.
  */
 #ifndef __SMART_ALGO_TYPES_H
 #define __SMART_ALGO_TYPES_H

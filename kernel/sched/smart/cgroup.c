@@ -6,8 +6,8 @@
  * cpu.shares) as a share, the minimal weight while cpu.idle is set, as
  * for fair, divided among the CPUs in proportion to where the group's
  * tasks are (smart_tg_cpu_weight()).  A SMART task joins the node of its
- * group on the CPU of its queue when it is enqueued; sched_move_task() takes it off its queue to
- * change its group (task_change_group_smart()).
+ * group on the CPU of its queue when it is enqueued; sched_move_task()
+ * takes it off its queue to change its group (task_change_group_smart()).
  *
  * Shares are hierarchical within a priority; priorities and the working
  * schedule of time constraints are per CPU across groups.  See

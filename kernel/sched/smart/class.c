@@ -74,6 +74,7 @@ early_param("sched_smart", setup_sched_smart);
  */
 void sched_smart_activate(void)
 {
+	might_sleep();
 	if (!smart_active())
 		static_branch_enable(&__sched_smart_active);
 }
@@ -419,9 +420,8 @@ void smart_preempt_check_told(struct rq *rq)
  *    last.  A wake-up never waits longer than that, and a sleeper that
  *    wakes less often preempts at once.
  *
- * Without the first rule every wake-up of a pipe peer preempted the
- * sender, one switch per message; without the second, every sleeper did:
- * hackbench ran 2-4 times as long as under EEVDF on 2 CPUs.
+ * Without the first rule every wake-up of a pipe peer preempts the
+ * sender, one switch per message; without the second, every sleeper does.
  */
 static void smart_check_preempt(struct rq *rq)
 {

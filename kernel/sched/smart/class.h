@@ -101,9 +101,9 @@ static inline bool task_should_smart(int policy)
 
 /*
  * Has any task ever been in SMART?  Then kernel/sched/core.c keeps
- * SMART's balance in the pick path (see __pick_next_task()).  A static key, enabled once
- * by sched_smart_activate(), so that a kernel that never runs a SMART
- * task pays one patched-out branch.
+ * SMART's balance in the pick path (see __pick_next_task()).  A static
+ * key, enabled once by sched_smart_activate(), so that a kernel that
+ * never runs a SMART task pays one patched-out branch.
  */
 static __always_inline bool smart_active(void)
 {

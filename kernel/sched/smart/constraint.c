@@ -53,10 +53,8 @@ static void smart_notify_fn(struct irq_work *work)
 		struct rq_flags rf;
 		struct rq *rq;
 		int code, sig;
-		u64 cookie;
-
 		unsigned long flags;
-		u64 seq;
+		u64 cookie, seq;
 
 		rq = task_rq_lock(p, &rf);
 		code = sse->notify_code;

@@ -4,7 +4,7 @@
  *
  * - the SMART fields of /proc/<pid>/sched (smart_proc_show_task());
  * - /sys/kernel/debug/sched/smart/queues: every CPU's queues, one record
- *   per line, which `smartctl top` reads:
+ *   per line, in a format meant for tools:
  *
  *	version 1
  *	now <CLOCK_MONOTONIC ns>

@@ -23,7 +23,7 @@
  * A job that blocks inside its period (on I/O or a lock) wakes out of
  * rhythm every time: such a task is not taken as periodic.
  * A task is periodic while it has SMART_INFER_HITS hits or more, its
- * jitter is at most an eighth of its period and its demand at most
+ * jitter is at most a twelfth of its period and its demand at most
  * 7/8 of it.  Its releases then begin an implicit constraint
  * (smart_infer_tc()): due at the next release, with the smoothed demand
  * plus a margin as its estimate.

@@ -346,9 +346,9 @@ static struct rq *smart_lock_current(struct rq_flags *rf)
  * smart_tc_install() takes under the rq lock.  An interrupt that arrives
  * while that lock is held is served when it is dropped, still inside the
  * call: its time, and that of the softirqs it raises (a timer tick that
- * frees a burst of RCU callbacks can take milliseconds on a slow vCPU),
- * is charged to the thread (without CONFIG_IRQ_TIME_ACCOUNTING, as in
- * Debian's kernels) and would count as used before the caller's first
+ * frees a burst of RCU callbacks can take milliseconds on a slow CPU),
+ * is charged to the thread (without CONFIG_IRQ_TIME_ACCOUNTING) and
+ * would count as used before the caller's first
  * instruction under the constraint.  So if the call returns more than
  * SMART_TC_RESYNC_NS after the snapshot, the snapshot is taken again: one
  * clock read in the common case, one more lock in the rare one.

@@ -6,10 +6,6 @@
  * expires, proportional shares over a short run of hogs, and the
  * working schedule of §3.4 (eqs. (8)-(9)) with the §3.2 decision.
  *
- * The same numbers, and the behaviour over longer simulated runs
- * (sleepers, interactive tasks, share changes), are checked on the host
- * by tests/host (make -C tests/host check).
- *
  * Units: ns; virtual ns for V, v and beta.  Q = 10 ms, b = 10 ms, bias
  * bounded by 100 ms, sleep credit 100 ms.  S' = S / 1024.
  *
