@@ -513,7 +513,9 @@ void smart_tc_fork(struct task_struct *p)
  * chosen for it, not yet sent or already queued, is withdrawn.  A change
  * of credentials also resets the notification signal, as it clears
  * pdeath_signal: a privileged program must not receive a signal chosen by
- * the program before it.
+ * the program before it.  Until a task has entered SCHED_SMART
+ * (smart_active()), no thread has a constraint, a notification or a
+ * signal of its own, and there is nothing to do.
  */
 void sched_smart_exec(bool secureexec)
 {
@@ -522,6 +524,8 @@ void sched_smart_exec(bool secureexec)
 	struct rq_flags rf;
 	struct rq *rq;
 
+	if (!smart_active())
+		return;
 	rq = smart_lock_charged(p, &rf);
 	if (sse->ent.tc.deadline)
 		smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_EXEC);
