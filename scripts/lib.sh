@@ -34,3 +34,18 @@ smart_kmake() {
 	make -C "$SMART_SRC" O="$SMART_OBJ" ARCH=$SMART_ARCH CC="$cc" HOSTCC="$cc" \
 		-j"$SMART_JOBS" "$@"
 }
+
+# TAP for the check scripts (check-patches, deb-test): set SMART_TAP_PREFIX,
+# call smart_tap ok|fail DESCRIPTION per check and smart_tap_finish at the end
+# (prints the plan, exits 1 if a check failed).
+smart_tap_n=0 smart_tap_bad=0
+smart_tap() {
+	smart_tap_n=$((smart_tap_n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $smart_tap_n - ${SMART_TAP_PREFIX:-}$2"
+	else
+		echo "not ok $smart_tap_n - ${SMART_TAP_PREFIX:-}$2"
+		smart_tap_bad=$((smart_tap_bad + 1))
+	fi
+}
+smart_tap_finish() { echo "1..$smart_tap_n"; exit $((smart_tap_bad > 0)); }
