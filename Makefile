@@ -17,7 +17,7 @@ help:
 	@echo "make kernel [CONFIG=test|bench|debug]  unpack, overlay, patch, configure, build bzImage"
 	@echo "make initramfs            busybox initramfs (build/initramfs.cpio)"
 	@echo "make host-test            host unit tests (tests/host)"
-	@echo "make selftests            build tests/selftests/smart into build/selftests"
+	@echo "make selftests            build the kselftests into build/obj-test/kselftest/sched_smart"
 	@echo "make demo                 build the share demo (build/demo/smart-demo)"
 	@echo "make tools                libsmart + static smartctl in build/tools (make -C tools install)"
 	@echo "make tools-test           host tests of libsmart, smartctl and smart-play (TAP)"
@@ -57,12 +57,11 @@ host-test:
 		$(MAKE) -C tests/host check KSRC=$(BUILD)/linux; \
 	else echo "host-test: tests/host/Makefile absent: skipped"; fi
 
+# tools/testing/selftests/sched_smart, built by the kernel's kselftest
+# Makefiles against the test kernel's headers: build/obj-test/kselftest/sched_smart
 selftests: headers
-	@if [ -f tests/selftests/smart/Makefile ]; then \
-		mkdir -p $(BUILD)/selftests && \
-		$(MAKE) -C tests/selftests/smart O=$(BUILD)/selftests \
-			KSFT_DIR=$(BUILD)/linux/tools/testing/selftests; \
-	else echo "selftests: tests/selftests/smart/Makefile absent: skipped"; fi
+	@$(MAKE) -s -C $(BUILD)/linux/tools/testing/selftests TARGETS=sched_smart \
+		O=$(BUILD)/obj-test
 
 demo: headers
 	@mkdir -p $(BUILD)/demo
@@ -88,7 +87,7 @@ test: deps
 # none); logs in build/fuzz/logs
 FUZZ_CALLS ?= 1000000
 FUZZ_MODES ?= optin all
-fuzz: deps
+fuzz: deps headers
 	@$(S)/fuzz --calls $(FUZZ_CALLS) --modes "$(FUZZ_MODES)" $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) \
 		$(if $(filter 0,$(TRINITY)),--no-trinity) $(if $(filter 0,$(FUZZ_HOTPLUG)),--no-hotplug)
 
@@ -115,7 +114,7 @@ deb: deps deb-tools
 	@$(S)/mkdeb-kernel
 
 clean:
-	rm -rf $(BUILD)/obj-* $(BUILD)/kconfig-* $(BUILD)/selftests $(BUILD)/demo \
+	rm -rf $(BUILD)/obj-* $(BUILD)/kconfig-* $(BUILD)/demo \
 		$(BUILD)/initramfs.cpio $(BUILD)/initramfs.cpio.d $(BUILD)/vmrun $(BUILD)/patches-out \
 		$(BUILD)/patchcheck $(BUILD)/obj-series $(BUILD)/obj-deb $(BUILD)/deb $(BUILD)/tools $(BUILD)/bench/bin $(BUILD)/initramfs-bench.cpio* \
 		$(BUILD)/fuzz

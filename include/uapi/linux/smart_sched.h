@@ -6,9 +6,7 @@
  * (priority and proportional share) and time constraints with
  * notification.  See Documentation/scheduler/sched-smart.rst.
  *
- * The syscall numbers (__NR_smart_*) come from <asm/unistd.h>.  They are
- * taken from the top of the 6.12 table and will move when the series is
- * rebased onto a kernel that allocates the same numbers.
+ * The system call numbers (__NR_smart_*) come from <asm/unistd.h>.
  */
 #ifndef _UAPI_LINUX_SMART_SCHED_H
 #define _UAPI_LINUX_SMART_SCHED_H

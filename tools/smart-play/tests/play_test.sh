@@ -6,7 +6,7 @@
 # short clip played in plain mode: every frame accounted for, the
 # fall-back said, the JSON valid, the --frames log one line per frame.
 # TAP on stdout.  The clips come from scripts/mkclips (run here if
-# missing).  tests/selftests/smart/smart_play_test.sh plays them on a
+# missing).  tools/smart-play/tests/guest_test.sh plays them on a
 # SMART kernel.
 #
 #   SMART_PLAY=build/tools/smart-play JSON_CHECK=build/tools/json_check \

@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCHED_SMART and the cgroup v2 cpu controller: cpu.weight divides the
+ * CPU among SMART tasks by group, whatever each group's number of tasks
+ * (SFQ-H's model, kernel/sched/smart/group.c).  In opt-in mode the hogs
+ * are made SCHED_SMART; with sched_smart=all they are plain SCHED_NORMAL
+ * processes, as a user's would be.  Hogs are pinned to CPU 0 unless a
+ * test says otherwise; CPU time is read from the tasks' CPU clocks.
+ *
+ *   weights_100_300   4 hogs at weight 100 against 1 at 300: 25% / 75%
+ *   nested            A{A1 (2 hogs, 100), A2 (1 hog, 300)} : B (1 hog)
+ *   weight_change     cpu.weight written while the hogs run
+ *   move_running      a running hog moves to another group
+ *   idle_group        cpu.idle makes a group's weight minimal
+ *   churn             tasks move among groups while running and
+ *                     sleeping, weights change, CPU 1 goes offline and
+ *                     online, groups are removed: no task lost
+ *   per_cpu           a pair of groups on every CPU, each CPU 25% / 75%
+ *   spread            two CPUs, equal weights, 1 hog against 3: a group's
+ *                     weight is divided among the CPUs where its tasks are
+ *   flood             an unprivileged process with 200 threads that
+ *                     sleep past their credit and wake, again and again
+ *                     (83% of a CPU in all), in a group of the same weight
+ *                     as one hog's: the hog keeps at least half the CPU
+ *   constrained       a periodic time-constrained task in a group meets
+ *                     its deadlines while another group is saturated
+ *   cpu_max           sched_smart=all refuses a cpu.max limit
+ */
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include "../kselftest_harness.h"
+#include "util.h"
+
+#define CGROOT	"/sys/fs/cgroup"
+#define CPU0	1UL
+
+FIXTURE(cg) {
+	struct hog_set h;
+	char top[128];
+	char made[16][192];	/* directories to remove, deepest last */
+	int nr_made;
+};
+
+static int cg_write(const char *dir, const char *file, const char *val)
+{
+	char path[320];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return write_str(path, val);
+}
+
+static bool cg_ready(void)
+{
+	struct stat st;
+
+	if (stat(CGROOT "/cgroup.controllers", &st) &&
+	    mount("none", CGROOT, "cgroup2", 0, NULL))
+		return false;
+	return !cg_write(CGROOT, "cgroup.subtree_control", "+cpu");
+}
+
+/* mkdir @name under @parent (a path below self->top or top itself) */
+static const char *cg_make(FIXTURE_DATA(cg) * self, const char *parent,
+			   const char *name, int weight)
+{
+	char *dir = self->made[self->nr_made];
+	char w[16];
+
+	snprintf(dir, sizeof(self->made[0]), "%s/%s", parent, name);
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return NULL;
+	self->nr_made++;
+	snprintf(w, sizeof(w), "%d", weight);
+	if (weight && cg_write(dir, "cpu.weight", w))
+		return NULL;
+	return dir;
+}
+
+static int cg_enter(const char *dir, pid_t pid)
+{
+	char s[16];
+
+	snprintf(s, sizeof(s), "%d", pid);
+	return cg_write(dir, "cgroup.procs", s);
+}
+
+FIXTURE_SETUP(cg)
+{
+	hogs_init(&self->h);
+	self->nr_made = 0;
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	if (!cg_ready())
+		SKIP(return, "no cgroup v2 cpu controller at " CGROOT ": %s",
+		     strerror(errno));
+	snprintf(self->top, sizeof(self->top), CGROOT "/smart-test-%d", getpid());
+	ASSERT_EQ(0, mkdir(self->top, 0755)) {
+		TH_LOG("mkdir %s: %s", self->top, strerror(errno));
+	}
+	ASSERT_EQ(0, cg_write(self->top, "cgroup.subtree_control", "+cpu")) {
+		TH_LOG("enable cpu below %s: %s", self->top, strerror(errno));
+	}
+	TH_LOG("mode %s, %d CPUs", smart_mode_name(), online_cpus());
+	controller_setup(controller_cpu());
+}
+
+FIXTURE_TEARDOWN(cg)
+{
+	int i;
+
+	hogs_kill(&self->h);
+	for (i = self->nr_made - 1; i >= 0; i--)
+		rmdir(self->made[i]);
+	rmdir(self->top);
+}
+
+/* a hog on @mask in group @dir, SMART in opt-in mode */
+static pid_t cg_hog(struct __test_metadata *_metadata, FIXTURE_DATA(cg) * self,
+		    const char *dir, unsigned long mask, hog_body_t body,
+		    void *arg)
+{
+	pid_t pid = hog_spawn(&self->h, mask, body ? body : hog_spin_forever,
+			      arg);
+
+	ASSERT_GT(pid, 0) {
+		TH_LOG("hog_spawn: %s", strerror(errno));
+	}
+	if (smart_mode() != 1) {
+		ASSERT_EQ(0, smart_set(pid, SMART_ATTR_PRIORITY | SMART_ATTR_SHARE,
+				       0, 1024));
+	}
+	ASSERT_EQ(0, cg_enter(dir, pid)) {
+		TH_LOG("%d into %s: %s", pid, dir, strerror(errno));
+	}
+	return pid;
+}
+
+/* percent of the hogs' total CPU that hogs [from, to) got */
+static double part(const struct hog_set *h, int from, int to)
+{
+	long long sum = 0, all = 0;
+	int i;
+
+	for (i = 0; i < h->n; i++) {
+		all += hog_delta(h, i);
+		if (i >= from && i < to)
+			sum += hog_delta(h, i);
+	}
+	return all ? 100.0 * sum / all : 0;
+}
+
+/*
+ * Let the hogs' bias reach its bound (a hog of a quarter of a 25% group
+ * needs 10 quanta, 1.6 s), then measure.
+ */
+static void settle_measure(struct hog_set *h)
+{
+	sleep_ns(2 * NSEC_PER_SEC);
+	hogs_measure(h, 4 * NSEC_PER_SEC);
+}
+
+#define EXPECT_PART(h, from, to, want, what) do {			\
+	double __got = part(h, from, to);				\
+	TH_LOG("%s: %.1f%% (expected %.1f%% +- 5)", what, __got,	\
+	       (double)(want));						\
+	EXPECT_TRUE(__got >= (want) - 5 && __got <= (want) + 5) {	\
+		TH_LOG("%s: %.1f%%, expected %.1f%% +- 5 points",	\
+		       what, __got, (double)(want));			\
+	}								\
+} while (0)
+
+TEST_F(cg, weights_100_300)
+{
+	const char *a = cg_make(self, self->top, "a", 100);
+	const char *b = cg_make(self, self->top, "b", 300);
+	int i;
+
+	ASSERT_TRUE(a && b);
+	for (i = 0; i < 4; i++)
+		cg_hog(_metadata, self, a, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, b, CPU0, NULL, NULL);
+	hogs_go(&self->h);
+	settle_measure(&self->h);
+	EXPECT_PART(&self->h, 0, 4, 25, "group a (weight 100, 4 hogs)");
+	EXPECT_PART(&self->h, 4, 5, 75, "group b (weight 300, 1 hog)");
+}
+
+TEST_F(cg, nested)
+{
+	const char *a = cg_make(self, self->top, "a", 100);
+	const char *b = cg_make(self, self->top, "b", 100);
+	const char *a1, *a2;
+
+	ASSERT_TRUE(a && b);
+	ASSERT_EQ(0, cg_write(a, "cgroup.subtree_control", "+cpu"));
+	a1 = cg_make(self, a, "a1", 100);
+	a2 = cg_make(self, a, "a2", 300);
+	ASSERT_TRUE(a1 && a2);
+	cg_hog(_metadata, self, a1, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, a1, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, a2, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, b, CPU0, NULL, NULL);
+	hogs_go(&self->h);
+	settle_measure(&self->h);
+	EXPECT_PART(&self->h, 0, 2, 12.5, "a/a1 (100 of a, 2 hogs)");
+	EXPECT_PART(&self->h, 2, 3, 37.5, "a/a2 (300 of a, 1 hog)");
+	EXPECT_PART(&self->h, 3, 4, 50, "b (1 hog)");
+}
+
+TEST_F(cg, weight_change)
+{
+	const char *a = cg_make(self, self->top, "a", 100);
+	const char *b = cg_make(self, self->top, "b", 100);
+
+	ASSERT_TRUE(a && b);
+	cg_hog(_metadata, self, a, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, a, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, b, CPU0, NULL, NULL);
+	hogs_go(&self->h);
+	settle_measure(&self->h);
+	EXPECT_PART(&self->h, 0, 2, 50, "a (100, 2 hogs) before");
+	ASSERT_EQ(0, cg_write(a, "cpu.weight", "300"));
+	settle_measure(&self->h);
+	EXPECT_PART(&self->h, 0, 2, 75, "a after cpu.weight 300");
+	ASSERT_EQ(0, cg_write(a, "cpu.weight.nice", "19"));
+	settle_measure(&self->h);
+	/*
+	 * nice 19 is weight 15 against b's 1024: 1.4% in the long run.
+	 * The hogs' bias (100 ms of their own CPU) costs them 100 ms / 1.4%
+	 * of wall time first, so in this window they get less.
+	 */
+	TH_LOG("a after cpu.weight.nice 19: %.2f%% (at most 1.4%% + 1)",
+	       part(&self->h, 0, 2));
+	EXPECT_LE(part(&self->h, 0, 2), 2.4);
+}
+
+TEST_F(cg, move_running)
+{
+	const char *a = cg_make(self, self->top, "a", 100);
+	const char *b = cg_make(self, self->top, "b", 300);
+
+	ASSERT_TRUE(a && b);
+	cg_hog(_metadata, self, a, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, a, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, b, CPU0, NULL, NULL);
+	hogs_go(&self->h);
+	sleep_ns(NSEC_PER_SEC);
+	/* hog 1 moves from a to b while it runs: a 1 hog, b 2 hogs */
+	ASSERT_EQ(0, cg_enter(b, self->h.pid[1]));
+	settle_measure(&self->h);
+	EXPECT_PART(&self->h, 0, 1, 25, "a's remaining hog");
+	EXPECT_PART(&self->h, 1, 3, 75, "b's two hogs");
+	EXPECT_PART(&self->h, 1, 2, 37.5, "the moved hog");
+}
+
+TEST_F(cg, idle_group)
+{
+	const char *a = cg_make(self, self->top, "a", 0);
+	const char *b = cg_make(self, self->top, "b", 0);
+
+	ASSERT_TRUE(a && b);
+	ASSERT_EQ(0, cg_write(a, "cpu.idle", "1"));
+	cg_hog(_metadata, self, a, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, a, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, b, CPU0, NULL, NULL);
+	hogs_go(&self->h);
+	settle_measure(&self->h);
+	/* an idle group weighs 3 against 1024: 0.3%, less in this window */
+	TH_LOG("a (cpu.idle 1, 2 hogs): %.2f%% (at most 0.3%% + 1)",
+	       part(&self->h, 0, 2));
+	EXPECT_LE(part(&self->h, 0, 2), 1.3);
+	ASSERT_EQ(0, cg_write(a, "cpu.idle", "0"));
+	settle_measure(&self->h);
+	EXPECT_PART(&self->h, 0, 2, 50, "a after cpu.idle 0");
+}
+
+/* sleeps 1-20 ms and spins 1-5 ms, forever */
+static void sleepy_body(void *arg)
+{
+	unsigned int seed = getpid();
+
+	(void)arg;
+	for (;;) {
+		sleep_ns((1 + rand_r(&seed) % 20) * NSEC_PER_MSEC);
+		spin_cpu_ns((1 + rand_r(&seed) % 5) * NSEC_PER_MSEC);
+	}
+}
+
+#define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
+
+TEST_F(cg, churn)
+{
+	const char *g[3];
+	long long end;
+	int i, moves = 0, fails = 0, plugs = 0;
+	bool hotplug = sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
+		       !access(CPU1_ONLINE, W_OK);
+
+	g[0] = cg_make(self, self->top, "a", 100);
+	g[1] = cg_make(self, self->top, "b", 200);
+	g[2] = cg_make(self, self->top, "c", 50);
+	ASSERT_TRUE(g[0] && g[1] && g[2]);
+	for (i = 0; i < 8; i++)
+		cg_hog(_metadata, self, g[i % 3], 0, i % 2 ? sleepy_body : NULL,
+		       NULL);
+	hogs_go(&self->h);
+	end = mono_ns() + 3 * NSEC_PER_SEC;
+	while (mono_ns() < end) {
+		i = moves % self->h.n;
+		if (cg_enter(g[(moves / self->h.n) % 3], self->h.pid[i]))
+			fails++;
+		if (!(moves % 50))
+			cg_write(g[moves % 3], "cpu.weight",
+				 moves % 100 ? "1000" : "10");
+		/* CPU 1 leaves and comes back: its sleepers leave its queue */
+		if (hotplug && !(moves % 200) &&
+		    !write_str(CPU1_ONLINE, moves % 400 ? "1" : "0"))
+			plugs++;
+		moves++;
+		sleep_ns(NSEC_PER_MSEC);
+	}
+	if (hotplug)
+		ASSERT_EQ(0, write_str(CPU1_ONLINE, "1"));
+	TH_LOG("%d moves among 3 groups in 3 s, %d failed, %d hotplug steps",
+	       moves, fails, plugs);
+	EXPECT_EQ(0, fails);
+	/* everyone back to the top, the groups go away under load */
+	for (i = 0; i < self->h.n; i++)
+		ASSERT_EQ(0, cg_enter(CGROOT, self->h.pid[i]));
+	while (self->nr_made > 0) {
+		const char *dir = self->made[--self->nr_made];
+
+		EXPECT_EQ(0, rmdir(dir)) {
+			TH_LOG("rmdir %s: %s", dir, strerror(errno));
+		}
+	}
+	hogs_measure(&self->h, NSEC_PER_SEC);
+	for (i = 0; i < self->h.n; i++) {
+		EXPECT_TRUE(hog_alive(&self->h, i));
+		EXPECT_GT(hog_delta(&self->h, i), 0) {
+			TH_LOG("hog %d got no CPU after the churn", i);
+		}
+	}
+}
+
+TEST_F(cg, per_cpu)
+{
+	const char *a = cg_make(self, self->top, "a", 100);
+	const char *b = cg_make(self, self->top, "b", 300);
+	/* online_cpus() counts the affinity, pinned by the fixture */
+	int n = (int)sysconf(_SC_NPROCESSORS_ONLN), cpu;
+
+	ASSERT_TRUE(a && b);
+	if (n > MAX_HOGS / 2)
+		n = MAX_HOGS / 2;
+	for (cpu = 0; cpu < n; cpu++) {
+		cg_hog(_metadata, self, a, 1UL << cpu, NULL, NULL);
+		cg_hog(_metadata, self, b, 1UL << cpu, NULL, NULL);
+	}
+	hogs_go(&self->h);
+	settle_measure(&self->h);
+	for (cpu = 0; cpu < n; cpu++) {
+		long long x = hog_delta(&self->h, 2 * cpu);
+		long long y = hog_delta(&self->h, 2 * cpu + 1);
+		double got = x + y ? 100.0 * x / (x + y) : 0;
+
+		TH_LOG("CPU %d of %d: a %.1f%% (expected 25 +- 5)", cpu, n, got);
+		EXPECT_TRUE(got >= 20 && got <= 30);
+	}
+}
+
+TEST_F(cg, spread)
+{
+	const char *a = cg_make(self, self->top, "a", 100);
+	const char *b = cg_make(self, self->top, "b", 100);
+	long long wall;
+	double got;
+	int i;
+
+	ASSERT_TRUE(a && b);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU");
+	cg_hog(_metadata, self, a, 3UL, NULL, NULL);
+	for (i = 0; i < 3; i++)
+		cg_hog(_metadata, self, b, 3UL, NULL, NULL);
+	hogs_go(&self->h);
+	settle_measure(&self->h);
+	wall = self->h.t1 - self->h.t0;
+	/*
+	 * The counts even out at two tasks per CPU, so a's hog shares a CPU
+	 * with one of b's three: with b's weight there a third of its 100
+	 * (b has a third of its tasks there), a gets 75% of that CPU; with
+	 * the whole of b's weight on every CPU it would get 50%.
+	 */
+	got = 100.0 * hog_delta(&self->h, 0) / wall;
+	TH_LOG("a (1 hog) beside b (3 hogs) on 2 CPUs: a %.1f%% of a CPU, b %.1f%%",
+	       got, 100.0 * (hog_delta(&self->h, 1) + hog_delta(&self->h, 2) +
+			     hog_delta(&self->h, 3)) / wall);
+	EXPECT_GE(got, 65.0);
+}
+
+#define FLOOD_THREADS 200
+
+/* sleeps 101-140 ms (past the 100 ms credit), spins 0.5 ms, forever */
+static void *flood_thread(void *arg)
+{
+	unsigned int seed = (unsigned int)(uintptr_t)arg;
+
+	for (;;) {
+		sleep_ns((101 + rand_r(&seed) % 40) * NSEC_PER_MSEC);
+		spin_cpu_ns(500000);
+	}
+	return NULL;
+}
+
+static void flood_body(void *arg)
+{
+	pthread_t t;
+	int i;
+
+	(void)arg;
+	if (drop_to_nobody())
+		_exit(5);
+	for (i = 0; i < FLOOD_THREADS; i++)
+		if (pthread_create(&t, NULL, flood_thread, (void *)(uintptr_t)i))
+			_exit(6);
+	pause();
+}
+
+TEST_F(cg, flood)
+{
+	const char *a = cg_make(self, self->top, "a", 100);
+	const char *b = cg_make(self, self->top, "b", 100);
+	long long wall;
+	double got;
+
+	ASSERT_TRUE(a && b);
+	cg_hog(_metadata, self, a, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, b, CPU0, flood_body, NULL);
+	hogs_go(&self->h);
+	settle_measure(&self->h);
+	wall = self->h.t1 - self->h.t0;
+	got = 100.0 * hog_delta(&self->h, 0) / wall;
+	TH_LOG("hog in a: %.1f%% of CPU 0; %d threads of nobody in b: %.1f%%",
+	       got, FLOOD_THREADS, 100.0 * hog_delta(&self->h, 1) / wall);
+	EXPECT_TRUE(hog_alive(&self->h, 1));
+	EXPECT_GE(got, 45.0);
+}
+
+struct periodic_result {
+	long long met, missed;
+};
+
+/* 4 ms of work every 20 ms for 3 s, each period a constraint */
+static void periodic_body(void *arg)
+{
+	struct periodic_result *r = arg;
+	long long period = 20 * NSEC_PER_MSEC, t = mono_ns();
+	struct smart_counts n;
+	int i;
+
+	for (i = 0; i < 150; i++) {
+		struct smart_constraint c;
+
+		smart_tc_init(&c, 0, t + period, 5 * NSEC_PER_MSEC, period, i);
+		smart_tc_begin(&c);
+		spin_cpu_ns(4 * NSEC_PER_MSEC);
+		smart_tc_end(&c);
+		t += period;
+		sleep_until_ns(t);
+	}
+	n = smart_counts_self();
+	r->met = n.met;
+	r->missed = n.missed;
+	pause();
+}
+
+TEST_F(cg, constrained)
+{
+	const char *a = cg_make(self, self->top, "a", 100);
+	const char *b = cg_make(self, self->top, "b", 100);
+	struct periodic_result *r = shared_alloc(sizeof(*r));
+	int i;
+
+	ASSERT_TRUE(a && b && r);
+	r->missed = -1;
+	r->met = -1;
+	cg_hog(_metadata, self, a, CPU0, periodic_body, r);
+	for (i = 0; i < 4; i++)
+		cg_hog(_metadata, self, b, CPU0, NULL, NULL);
+	hogs_go(&self->h);
+	sleep_ns(3500 * NSEC_PER_MSEC);
+	TH_LOG("20%% periodic task in a (100) beside 4 hogs in b (100): %lld met, %lld missed",
+	       r->met, r->missed);
+	ASSERT_GE(r->met, 0);
+	EXPECT_GE(r->met * 100, (r->met + r->missed) * 95);
+	EXPECT_GE(r->met + r->missed, 140);
+}
+
+TEST_F(cg, cpu_max)
+{
+	const char *a = cg_make(self, self->top, "a", 100);
+	int r;
+
+	ASSERT_NE(NULL, a);
+	r = cg_write(a, "cpu.max", "50000 100000");
+	if (r == -ENOENT)
+		SKIP(return, "no cpu.max (CONFIG_CFS_BANDWIDTH off)");
+	if (smart_mode() == 1) {
+		EXPECT_EQ(-EOPNOTSUPP, r) {
+			TH_LOG("cpu.max limit under sched_smart=all: %s",
+			       strerror(-r));
+		}
+	} else {
+		EXPECT_EQ(0, r);
+	}
+	EXPECT_EQ(0, cg_write(a, "cpu.max", "max 100000"));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCHED_SMART on more than one CPU:
+ *
+ *   fair_unpinned   2 x nCPU SMART hogs, free to migrate: each gets half a
+ *                   CPU (+-10% relative), measured from the hogs' CPU clocks
+ *   affinity        a SMART hog pinned to CPU 1 never runs elsewhere while
+ *                   the balancer has reason to move things around
+ *   hotplug         CPU 1 goes offline and comes back under SMART load: no
+ *                   hog is lost, every hog keeps accumulating CPU time
+ *   fair_start      opt-in: a fair thread woken onto CPU 0, where a SMART
+ *                   hog runs, starts within 20 ms while CPU 1 is idle
+ *                   (SMART's run time is visible to fair through PELT)
+ */
+#include "../kselftest_harness.h"
+#include "util.h"
+#include <sys/eventfd.h>
+
+#define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
+
+FIXTURE(smp) {
+	struct hog_set h;
+	bool offlined;
+};
+
+FIXTURE_SETUP(smp)
+{
+	self->offlined = false;
+	hogs_init(&self->h);
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	if (online_cpus() < 2)
+		SKIP(return, "needs >= 2 CPUs (have %d)", online_cpus());
+	TH_LOG("mode %s, %d CPUs", smart_mode_name(), online_cpus());
+}
+
+FIXTURE_TEARDOWN(smp)
+{
+	if (self->offlined && write_str(CPU1_ONLINE, "1\n"))
+		TH_LOG("could not bring CPU 1 back online");
+	hogs_kill(&self->h);
+}
+
+static pid_t smart_hog(struct __test_metadata *_metadata, struct hog_set *h,
+		       unsigned long mask, hog_body_t body, void *arg)
+{
+	pid_t pid = hog_spawn(h, mask, body ? body : hog_spin_forever, arg);
+	int r;
+
+	ASSERT_GT(pid, 0) {
+		TH_LOG("hog_spawn: %s", strerror(errno));
+	}
+	r = smart_set(pid, SMART_ATTR_PRIORITY | SMART_ATTR_SHARE, 0, 1024);
+	ASSERT_EQ(0, r) {
+		TH_LOG("smart_setattr(hog %d): %s", pid, strerror(-r));
+	}
+	return pid;
+}
+
+/* field 39 (processor) of /proc/pid/stat, -1 on error */
+static int stat_cpu(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	int fd, field, cpu = -1;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	p = strrchr(buf, ')');	/* comm may contain spaces */
+	if (!p)
+		return -1;
+	/* p[1] = ' ', then field 3 */
+	for (field = 2; p && field < 39; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		sscanf(p + 1, "%d", &cpu);
+	return cpu;
+}
+
+/* ------------------------------------------------------------------ */
+
+TEST_F(smp, fair_unpinned)
+{
+	int ncpu = online_cpus(), n = 2 * ncpu, i;
+	long long wall, total = 0;
+
+	if (n > MAX_HOGS)
+		n = MAX_HOGS;
+	controller_setup(-1);
+	for (i = 0; i < n; i++)
+		smart_hog(_metadata, &self->h, 0, NULL, NULL);
+	hogs_go(&self->h);
+	sleep_ns(500 * NSEC_PER_MSEC);	/* let the balancer spread them */
+	hogs_measure(&self->h, 2 * NSEC_PER_SEC);
+	wall = self->h.t1 - self->h.t0;
+	for (i = 0; i < n; i++)
+		total += hog_delta(&self->h, i);
+
+	TH_LOG("%d hogs on %d CPUs, window %.1f ms, hogs used %.1f CPU-ms (%.2f CPUs)",
+	       n, ncpu, smart_ms(wall), smart_ms(total), (double)total / wall);
+	for (i = 0; i < n; i++) {
+		double util = (double)hog_delta(&self->h, i) / wall;	/* of one CPU */
+		double rel = (double)hog_delta(&self->h, i) * n / total;
+
+		TH_LOG("hog %d: %.1f ms = %.1f%% of a CPU, %.2f x the mean, on CPU %d",
+		       i, smart_ms(hog_delta(&self->h, i)), 100 * util, rel,
+		       stat_cpu(self->h.pid[i]));
+		if (smart_smoke()) {
+			EXPECT_GT(hog_delta(&self->h, i), 0);
+			continue;
+		}
+		EXPECT_TRUE(util / 0.5 - 1 <= 0.10 && util / 0.5 - 1 >= -0.10) {
+			TH_LOG("hog %d: expected 50%% +-10%% (relative) of a CPU, got %.1f%%",
+			       i, 100 * util);
+		}
+		EXPECT_TRUE(rel - 1 <= 0.10 && rel - 1 >= -0.10) {
+			TH_LOG("hog %d: expected the mean +-10%% of the hogs' CPU time, got %.2f x",
+			       i, rel);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+struct aff_shared {
+	volatile int stop;
+	long samples, violations;
+	int bad_cpu;
+};
+
+static void aff_body(void *p)
+{
+	struct aff_shared *s = p;
+	int cpu;
+
+	while (!s->stop) {
+		cpu = sched_getcpu();
+		s->samples++;
+		if (cpu != 1) {
+			s->violations++;
+			s->bad_cpu = cpu;
+		}
+	}
+	_exit(0);
+}
+
+TEST_F(smp, affinity)
+{
+	struct aff_shared *s = shared_alloc(sizeof(*s));
+	int ncpu = online_cpus(), i, others = 2 * ncpu - 1, cpu_end;
+	long long wall, mine;
+	pid_t pinned;
+
+	ASSERT_NE(NULL, s);
+	if (others > MAX_HOGS - 1)
+		others = MAX_HOGS - 1;
+	controller_setup(0);
+	pinned = smart_hog(_metadata, &self->h, 1UL << 1, aff_body, s);
+	/* the others start crowded on CPU 1 and are then let go everywhere */
+	for (i = 0; i < others; i++)
+		smart_hog(_metadata, &self->h, 1UL << 1, NULL, NULL);
+	hogs_go(&self->h);
+	sleep_ns(100 * NSEC_PER_MSEC);
+	for (i = 1; i <= others; i++)
+		ASSERT_EQ(0, pin_mask(self->h.pid[i], 0));
+
+	hogs_measure(&self->h, 1500 * NSEC_PER_MSEC);
+	wall = self->h.t1 - self->h.t0;
+	mine = hog_delta(&self->h, 0);
+	cpu_end = stat_cpu(pinned);
+	s->stop = 1;
+
+	TH_LOG("pinned hog: %ld samples, %ld off CPU 1 (last bad CPU %d), %.1f ms CPU in "
+	       "%.1f ms, /proc stat CPU %d", s->samples, s->violations, s->bad_cpu,
+	       smart_ms(mine), smart_ms(wall), cpu_end);
+	EXPECT_EQ(0, s->violations) {
+		TH_LOG("hog pinned to CPU 1 was seen on CPU %d in %ld of %ld samples",
+		       s->bad_cpu, s->violations, s->samples);
+	}
+	EXPECT_GT(s->samples, 0);
+	EXPECT_EQ(1, cpu_end);
+	/* at least 10% of its fair half CPU, or affinity was not exercised */
+	EXPECT_GT(mine * 20, wall) {
+		TH_LOG("pinned hog barely ran (%.1f ms of %.1f ms, expected > 5%%)",
+		       smart_ms(mine), smart_ms(wall));
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+/* every hog alive and with at least 10% of its fair CPU time in a window */
+static void check_all_running(struct __test_metadata *_metadata, struct hog_set *h,
+			      int cpus, const char *when)
+{
+	long long wall = h->t1 - h->t0, fair = wall * cpus / h->n, total = 0;
+	int i;
+
+	for (i = 0; i < h->n; i++) {
+		total += hog_delta(h, i);
+		TH_LOG("%s: hog %d: %.1f ms (fair %.1f ms), on CPU %d", when, i,
+		       smart_ms(hog_delta(h, i)), smart_ms(fair), stat_cpu(h->pid[i]));
+		EXPECT_TRUE(hog_alive(h, i)) {
+			TH_LOG("%s: hog %d (pid %d) is gone", when, i, h->pid[i]);
+		}
+		EXPECT_GE(hog_delta(h, i) * 10, fair) {
+			TH_LOG("%s: hog %d got %.1f ms in %.1f ms, expected at least 10%% of "
+			       "its fair %.1f ms (lost from the runqueue?)", when, i,
+			       smart_ms(hog_delta(h, i)), smart_ms(wall), smart_ms(fair));
+		}
+	}
+	TH_LOG("%s: hogs used %.2f CPUs", when, (double)total / wall);
+}
+
+TEST_F_TIMEOUT(smp, hotplug, 120)
+{
+	unsigned long long online;
+	long long t;
+	int i, r;
+
+	if (access(CPU1_ONLINE, F_OK))
+		SKIP(return, "CPU 1 cannot be hot-unplugged (%s absent)", CPU1_ONLINE);
+	ASSERT_EQ(0, read_u64(CPU1_ONLINE, &online));
+	ASSERT_EQ(1ULL, online);
+
+	controller_setup(0);
+	for (i = 0; i < 3; i++)
+		smart_hog(_metadata, &self->h, 0x3, NULL, NULL);
+	smart_hog(_metadata, &self->h, 0x2, NULL, NULL);
+	hogs_go(&self->h);
+	sleep_ns(500 * NSEC_PER_MSEC);
+	hogs_measure(&self->h, NSEC_PER_SEC);
+	check_all_running(_metadata, &self->h, 2, "before");
+
+	t = mono_ns();
+	r = write_str(CPU1_ONLINE, "0\n");
+	if (r == -EPERM || r == -EACCES)
+		SKIP(return, "cannot offline CPU 1: %s", strerror(-r));
+	ASSERT_EQ(0, r) {
+		TH_LOG("offlining CPU 1 under SMART load: %s", strerror(-r));
+	}
+	self->offlined = true;
+	TH_LOG("CPU 1 offline after %.1f ms", smart_ms(mono_ns() - t));
+	sleep_ns(NSEC_PER_SEC);
+	hogs_measure(&self->h, NSEC_PER_SEC);
+	check_all_running(_metadata, &self->h, 1, "CPU 1 offline");
+
+	t = mono_ns();
+	r = write_str(CPU1_ONLINE, "1\n");
+	ASSERT_EQ(0, r) {
+		TH_LOG("onlining CPU 1 under SMART load: %s", strerror(-r));
+	}
+	self->offlined = false;
+	TH_LOG("CPU 1 online after %.1f ms", smart_ms(mono_ns() - t));
+	sleep_ns(NSEC_PER_SEC);
+	hogs_measure(&self->h, NSEC_PER_SEC);
+	check_all_running(_metadata, &self->h, 2, "CPU 1 back");
+	{
+		long long total = 0, wall = self->h.t1 - self->h.t0;
+
+		for (i = 0; i < self->h.n; i++)
+			total += hog_delta(&self->h, i);
+		EXPECT_GT(total * 2, wall * 3) {
+			TH_LOG("after CPU 1 came back the 4 hogs used only %.2f CPUs, "
+			       "expected > 1.5 (CPU 1 not used again?)", (double)total / wall);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+#define START_ROUNDS	5
+#define START_MAX_NS	(20 * NSEC_PER_MSEC)
+
+struct start_shared {
+	int go;			/* eventfd: main -> thread, "run now" */
+	int ready;		/* eventfd: thread -> main, "on CPU 0, about to wait" */
+	pid_t tid;
+	volatile long long woke[START_ROUNDS];
+};
+
+/*
+ * A fair thread that last ran on CPU 0 (pinned there, then allowed
+ * everywhere while it sleeps) and is woken from CPU 1: its wake-up
+ * places it on CPU 0, behind the SMART hog, and fair's balancer must
+ * move it to the idle CPU 1.  The wake-up is not synchronous (eventfd),
+ * so fair's wake-affine does not move it at once.
+ */
+static void *start_body(void *arg)
+{
+	struct start_shared *sh = arg;
+	uint64_t v = 1;
+	int i;
+
+	sh->tid = sys_gettid();
+	for (i = 0; i < START_ROUNDS; i++) {
+		if (pin_to(0, 0))
+			return NULL;
+		if (write(sh->ready, &v, sizeof(v)) != sizeof(v) ||
+		    read(sh->go, &v, sizeof(v)) != sizeof(v))
+			return NULL;
+		sh->woke[i] = mono_ns();
+	}
+	return NULL;
+}
+
+TEST_F(smp, fair_start)
+{
+	struct start_shared sh = { .go = eventfd(0, 0), .ready = eventfd(0, 0) };
+	long long worst = 0, sum = 0;
+	uint64_t v = 1;
+	pthread_t th;
+	int i, late = 0;
+
+	if (smart_mode() != 0)
+		SKIP(return, "opt-in mode only (in all mode every thread is SMART)");
+	if (smart_smoke())
+		SKIP(return, "timing is not checked in a smoke run");
+	ASSERT_GE(sh.go, 0);
+	ASSERT_GE(sh.ready, 0);
+	/* The test process stays SCHED_NORMAL; it wakes the thread from CPU 1. */
+	ASSERT_EQ(0, pin_to(0, 1));
+	smart_hog(_metadata, &self->h, 1UL << 0, NULL, NULL);
+	hogs_go(&self->h);
+	sleep_ns(300 * NSEC_PER_MSEC);	/* the hog's PELT signal settles */
+	ASSERT_EQ(0, pthread_create(&th, NULL, start_body, &sh));
+
+	for (i = 0; i < START_ROUNDS; i++) {
+		long long t0, d;
+
+		/* It got to CPU 0 and is about to block: let it go anywhere. */
+		ASSERT_EQ((ssize_t)sizeof(v), read(sh.ready, &v, sizeof(v)));
+		sleep_ns(20 * NSEC_PER_MSEC);
+		ASSERT_EQ(0, pin_mask(sh.tid, 0));
+		t0 = mono_ns();
+		ASSERT_EQ((ssize_t)sizeof(v), write(sh.go, &v, sizeof(v)));
+		while (!sh.woke[i] && mono_ns() - t0 < 5 * NSEC_PER_SEC)
+			sleep_ns(NSEC_PER_MSEC);
+		ASSERT_NE(0, sh.woke[i]);
+		d = sh.woke[i] - t0;
+		sum += d;
+		if (d > worst)
+			worst = d;
+		if (d > START_MAX_NS)
+			late++;
+	}
+	pthread_join(th, NULL);
+	close(sh.go);
+	close(sh.ready);
+	TH_LOG("fair thread woken beside a SMART hog on CPU 0, CPU 1 idle: start after mean %.2f ms, worst %.2f ms, %d of %d over %.0f ms",
+	       smart_ms(sum / START_ROUNDS), smart_ms(worst), late, START_ROUNDS,
+	       smart_ms(START_MAX_NS));
+	EXPECT_LE(worst, START_MAX_NS);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCHED_SMART time constraints (sched-smart.rst §4.3, paper §2 and §6.1):
+ * notification delivery (SMART_CONSTRAINT_NOTIFY): signal, si_code, cookie
+ * and the thread that receives it, at most once per constraint, and none for
+ * a constraint that is met.
+ *
+ * Which notification a case gets is chosen from the semantics:
+ *   - a constraint whose remaining estimate no longer fits before its
+ *     deadline (also while its thread sleeps: its latest start time
+ *     passes) is predicted infeasible: SMART_NOTIFY_INFEASIBLE;
+ *   - a constraint whose estimate is used up is conventional and always
+ *     "fits", so when its deadline passes the only notification is
+ *     SMART_NOTIFY_EXPIRED.  The EXPIRED tests therefore use up their
+ *     1 ms estimate first and then sleep or spin past the deadline;
+ *     notify_once_either_code covers the case where both codes are
+ *     allowed (only once per constraint, and a consistent time).
+ *
+ * Everything that is timed runs pinned to CPU 0 so that "alone on a CPU"
+ * means it; every test SKIPs when the kernel has no SCHED_SMART.
+ */
+#include "../kselftest_harness.h"
+#include "util.h"
+#include "tc.h"
+
+struct nt_worker {
+	/* in */
+	const char *name;
+	int cpu;
+	long long estimate, dl_rel;	/* constraint relative to begin */
+	long long spin_wall_past;	/* >= 0: spin (wall) until deadline + this */
+	long long work;			/* else spin this much CPU */
+	unsigned long long cookie;
+	pthread_barrier_t *go;
+	/* out */
+	pid_t tid;
+	int setup_err, begin_r, end_r;
+	struct smart_constraint c, e;
+	struct smart_counts before, after;
+	long notes;
+};
+
+static void *nt_worker_fn(void *arg)
+{
+	struct nt_worker *w = arg;
+	long long end;
+
+	w->tid = sys_gettid();
+	w->setup_err = pin_to(0, w->cpu) ? -errno : smart_set_signal(SMART_NOTE_SIG);
+	w->before = smart_counts_self();
+	pthread_barrier_wait(w->go);
+	if (w->setup_err)
+		return NULL;
+
+	smart_tc_init(&w->c, SMART_CONSTRAINT_NOTIFY, mono_ns() + w->dl_rel, w->estimate,
+		      0, w->cookie);
+	w->begin_r = smart_tc_begin(&w->c);
+	if (w->spin_wall_past >= 0) {
+		end = w->c.deadline + w->spin_wall_past;
+		while (mono_ns() < end)
+			;
+	} else {
+		spin_cpu_ns(w->work);
+	}
+	w->e = w->c;
+	w->end_r = smart_tc_end(&w->e);
+	sleep_ns(50 * MS);	/* signals in flight arrive */
+	w->after = smart_counts_self();
+	w->notes = smart_note_count();
+	return NULL;
+}
+
+/*
+ * Main thread and two workers on one CPU, all with the same notify
+ * signal: A's constraint (estimate 50 ms, deadline +20 ms) is infeasible
+ * from the start, B's (5 ms of work, deadline +200 ms) is not.  Only A
+ * is notified, once, with INFEASIBLE and its cookie, before its deadline
+ * (it is a prediction); at its expiry it is not notified again.
+ */
+TEST(notify_right_thread)
+{
+	struct nt_worker w[2] = {
+		{ .name = "A", .estimate = 50 * MS, .dl_rel = 20 * MS,
+		  .spin_wall_past = 30 * MS, .cookie = COOKIE + 0xa },
+		{ .name = "B", .estimate = 5 * MS, .dl_rel = 200 * MS,
+		  .spin_wall_past = -1, .work = 5 * MS, .cookie = COOKIE + 0xb },
+	};
+	struct smart_note_log *log = smart_notes();
+	struct smart_counts mb, ma;
+	pthread_barrier_t go;
+	pthread_t th[2];
+	long main_notes;
+	int i;
+
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	ASSERT_EQ(0, smart_note_install(SMART_NOTE_SIG));
+	/* the main thread waits on the other CPU (if any), with the same signal */
+	ASSERT_EQ(0, pin_to(0, controller_cpu()));
+	ASSERT_EQ(0, smart_set_signal(SMART_NOTE_SIG));
+	mb = smart_counts_self();
+	ASSERT_EQ(0, pthread_barrier_init(&go, NULL, 3));
+	for (i = 0; i < 2; i++) {
+		w[i].cpu = CPU_T;
+		w[i].go = &go;
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, nt_worker_fn, &w[i]));
+	}
+	pthread_barrier_wait(&go);
+	for (i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	main_notes = smart_note_count();
+	ma = smart_counts_self();
+
+	for (i = 0; i < 2; i++) {
+		TH_LOG("worker %s tid %d: begin %s available %.3f ms %s; end %s%s; notes %ld, "
+		       "counters met %+lld missed %+lld notifications %+lld", w[i].name,
+		       w[i].tid, w[i].begin_r ? strerror(-w[i].begin_r) : "ok",
+		       smart_ms(w[i].c.available), smart_status_name(w[i].c.status),
+		       w[i].end_r ? strerror(-w[i].end_r) : "ok ",
+		       w[i].end_r ? "" : smart_status_name(w[i].e.status), w[i].notes,
+		       w[i].after.met - w[i].before.met,
+		       w[i].after.missed - w[i].before.missed,
+		       w[i].after.notified - w[i].before.notified);
+	}
+	for (i = 0; i < log->n && i < SMART_NOTE_MAX; i++)
+		TH_LOG("note %d: tid %d signal %d code %s (%d) cookie %#llx at %+.3f ms from A's "
+		       "deadline", i, log->note[i].tid, log->note[i].signo,
+		       smart_code_name(log->note[i].code), log->note[i].code,
+		       log->note[i].cookie, smart_ms(log->note[i].t - (long long)w[0].c.deadline));
+
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, w[i].setup_err);
+		ASSERT_EQ(0, w[i].begin_r);
+	}
+	EXPECT_EQ((__u32)SMART_STATUS_INFEASIBLE, w[0].c.status);
+	EXPECT_EQ((__u32)SMART_STATUS_FEASIBLE, w[1].c.status);
+	EXPECT_EQ(-ENOENT, w[0].end_r) {
+		TH_LOG("A ended 30 ms after its deadline: expected ENOENT (expired)");
+	}
+	EXPECT_EQ(0, w[1].end_r);
+	EXPECT_EQ((__u32)SMART_STATUS_MET, w[1].e.status);
+
+	ASSERT_EQ(1, log->n) {
+		TH_LOG("expected exactly one notification in the process, got %d", log->n);
+	}
+	EXPECT_EQ(w[0].tid, log->note[0].tid) {
+		TH_LOG("the notification ran in tid %d, expected worker A (%d); B is %d, "
+		       "main %d", log->note[0].tid, w[0].tid, w[1].tid, sys_gettid());
+	}
+	EXPECT_EQ(SMART_NOTE_SIG, log->note[0].signo);
+	EXPECT_EQ(SMART_NOTIFY_INFEASIBLE, log->note[0].code);
+	EXPECT_EQ(w[0].cookie, log->note[0].cookie);
+	EXPECT_LT(log->note[0].t, (long long)w[0].c.deadline) {
+		TH_LOG("INFEASIBLE (a prediction) arrived %.3f ms after the deadline",
+		       smart_ms(log->note[0].t - (long long)w[0].c.deadline));
+	}
+	EXPECT_EQ(1, w[0].notes);
+	EXPECT_EQ(0, w[1].notes);
+	EXPECT_EQ(0, main_notes);
+	EXPECT_COUNTS(w[0].before, w[0].after, 0, 1, 1);
+	EXPECT_COUNTS(w[1].before, w[1].after, 1, 0, 0);
+	EXPECT_COUNTS(mb, ma, 0, 0, 0);
+}
+
+TEST(no_notify_when_feasible)
+{
+	struct smart_constraint c;
+	struct smart_counts b, a;
+	long notes0;
+	int i, met = 0;
+
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	SETUP_SELF();
+	b = smart_counts_self();
+	notes0 = smart_note_count();
+	for (i = 0; i < 10; i++) {
+		smart_tc_init(&c, SMART_CONSTRAINT_NOTIFY, mono_ns() + 50 * MS, 5 * MS, 0,
+			      COOKIE + i);
+		ASSERT_EQ(0, smart_tc_begin(&c));
+		EXPECT_EQ((__u32)SMART_STATUS_FEASIBLE, c.status) {
+			TH_LOG("round %d: alone, 5 ms in 50 ms: available %.3f ms", i,
+			       smart_ms(c.available));
+		}
+		spin_cpu_ns(5 * MS);
+		ASSERT_EQ(0, smart_tc_end(&c));
+		met += c.status == SMART_STATUS_MET;
+		sleep_ns(10 * MS);
+	}
+	sleep_ns(50 * MS);
+	a = smart_counts_self();
+	TH_LOG("10 x (5 ms of 5 ms estimate, deadline +50 ms) alone: %d MET, %ld notifications",
+	       met, smart_note_count() - notes0);
+	EXPECT_EQ(10, met);
+	EXPECT_EQ(notes0, smart_note_count());
+	EXPECT_COUNTS(b, a, 10, 0, 0);
+}
+
+/* one notification of the constraint begun at t0 with deadline d */
+static void check_one_note(struct __test_metadata *_metadata, long notes0, int sig,
+			   int code, unsigned long long cookie, long long d)
+{
+	struct smart_note_log *log = smart_notes();
+	struct smart_note *n = &log->note[0];
+
+	ASSERT_EQ(notes0 + 1, smart_note_count()) {
+		TH_LOG("expected one notification, got %ld", smart_note_count() - notes0);
+	}
+	ASSERT_EQ(1, log->n);
+	TH_LOG("notification: signal %d code %s (%d) cookie %#llx si_pid %d si_uid %d, "
+	       "%+.3f ms from the deadline", n->signo, smart_code_name(n->code), n->code,
+	       n->cookie, n->pid, n->uid, smart_ms(n->t - d));
+	EXPECT_EQ(sys_gettid(), n->tid);
+	EXPECT_EQ(sig, n->signo);
+	EXPECT_EQ(code, n->code) {
+		TH_LOG("expected %s, got %s", smart_code_name(code), smart_code_name(n->code));
+	}
+	EXPECT_EQ(cookie, n->cookie);
+	EXPECT_EQ(0, n->pid);
+	EXPECT_EQ(0u, n->uid);
+	if (code == SMART_NOTIFY_EXPIRED) {
+		EXPECT_GE(n->t, d) {
+			TH_LOG("EXPIRED %.3f ms before the deadline", smart_ms(d - n->t));
+		}
+		EXPECT_LE(n->t, d + 20 * MS) {
+			TH_LOG("EXPIRED %.3f ms after the deadline, expected within 20 ms",
+			       smart_ms(n->t - d));
+		}
+	}
+}
+
+/* estimate used up, then asleep through the deadline: EXPIRED */
+static void expired_case(struct __test_metadata *_metadata, int sig, bool sleeping)
+{
+	struct smart_constraint c;
+	struct smart_counts b, a;
+	long notes0;
+	long long end;
+	int r;
+
+	ASSERT_EQ(0, pin_to(0, CPU_T));
+	ASSERT_EQ(0, smart_note_install(sig));
+	ASSERT_EQ(0, smart_set_signal(sig == SIGXCPU ? 0 : sig));
+	b = smart_counts_self();
+	notes0 = smart_note_count();
+	smart_tc_init(&c, SMART_CONSTRAINT_NOTIFY, mono_ns() + 20 * MS, MS, 0, COOKIE + sig);
+	ASSERT_EQ(0, smart_tc_begin(&c));
+	spin_cpu_ns(2 * MS);	/* the estimate is used up: nothing left to not fit */
+	end = c.deadline + 40 * MS;
+	if (sleeping) {
+		sleep_until_ns(end);
+	} else {
+		while (mono_ns() < end)
+			;
+	}
+	r = smart_tc_end(&c);
+	EXPECT_EQ(-ENOENT, r) {
+		TH_LOG("end 40 ms after the deadline: expected ENOENT, got %s",
+		       r ? strerror(-r) : "success");
+	}
+	check_one_note(_metadata, notes0, sig, SMART_NOTIFY_EXPIRED, COOKIE + sig, c.deadline);
+	a = smart_counts_self();
+	EXPECT_COUNTS(b, a, 0, 1, 1);
+}
+
+TEST(expired_sleeping)
+{
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	expired_case(_metadata, SMART_NOTE_SIG, true);
+}
+
+TEST(expired_spinning)
+{
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	expired_case(_metadata, SMART_NOTE_SIG, false);
+}
+
+TEST(expired_default_sigxcpu)
+{
+	struct smart_attr a;
+
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	expired_case(_metadata, SIGXCPU, true);
+	ASSERT_EQ(0, smart_get(0, &a));
+	EXPECT_TRUE(a.notify_signal == 0 || a.notify_signal == SIGXCPU);
+}
+
+/*
+ * Infeasible from the start and asleep past its latest start time, then
+ * spinning past the deadline: INFEASIBLE (predicted) or EXPIRED are both
+ * allowed, but only one, and INFEASIBLE before the deadline.
+ */
+TEST(notify_once_either_code)
+{
+	struct smart_note_log *log = smart_notes();
+	struct smart_constraint c;
+	struct smart_counts b, a;
+	long notes0;
+	long long end;
+
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	SETUP_SELF();
+	b = smart_counts_self();
+	notes0 = smart_note_count();
+	smart_tc_init(&c, SMART_CONSTRAINT_NOTIFY, mono_ns() + 20 * MS, 30 * MS, 0, COOKIE);
+	ASSERT_EQ(0, smart_tc_begin(&c));
+	EXPECT_EQ((__u32)SMART_STATUS_INFEASIBLE, c.status);
+	sleep_ns(10 * MS);
+	end = c.deadline + 40 * MS;
+	while (mono_ns() < end)
+		;
+	EXPECT_EQ(-ENOENT, smart_tc_end(&c));
+	ASSERT_EQ(notes0 + 1, smart_note_count()) {
+		TH_LOG("expected exactly one notification, got %ld", smart_note_count() - notes0);
+	}
+	TH_LOG("code %s at %+.3f ms from the deadline", smart_code_name(log->note[0].code),
+	       smart_ms(log->note[0].t - (long long)c.deadline));
+	EXPECT_EQ(c.cookie, log->note[0].cookie);
+	EXPECT_EQ(sys_gettid(), log->note[0].tid);
+	EXPECT_TRUE(log->note[0].code == SMART_NOTIFY_INFEASIBLE ||
+		    log->note[0].code == SMART_NOTIFY_EXPIRED) {
+		TH_LOG("si_code %d is neither INFEASIBLE nor EXPIRED", log->note[0].code);
+	}
+	if (log->note[0].code == SMART_NOTIFY_INFEASIBLE) {
+		EXPECT_LT(log->note[0].t, (long long)c.deadline);
+	} else {
+		EXPECT_GE(log->note[0].t, (long long)c.deadline);
+	}
+	a = smart_counts_self();
+	EXPECT_COUNTS(b, a, 0, 1, 1);
+}
+
+TEST_HARNESS_MAIN
