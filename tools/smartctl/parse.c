@@ -93,7 +93,7 @@ static const struct {
 	{ "IOT", SIGABRT }, { "CLD", SIGCHLD }, { "POLL", SIGIO },
 };
 
-#define N_SIG_NAMES (sizeof(sig_names) / sizeof(sig_names[0]))
+#define N_SIG_NAMES ARRAY_SIZE(sig_names)
 
 /* "+N"/"-N" after RTMIN/RTMAX, or nothing */
 static enum parse_err parse_rt_offset(const char *s, int base, int sign, int *out)
@@ -137,7 +137,7 @@ enum parse_err parse_signal(const char *s, int *out)
 		return e;
 	}
 	if (!strncasecmp(s, "RTMIN", 5))
-		return parse_rt_offset(s + 5, SIGRTMIN, +1, out);
+		return parse_rt_offset(s + 5, SIGRTMIN, 1, out);
 	if (!strncasecmp(s, "RTMAX", 5))
 		return parse_rt_offset(s + 5, SIGRTMAX, -1, out);
 	for (i = 0; i < N_SIG_NAMES; i++) {
@@ -204,10 +204,10 @@ enum parse_err parse_duration_ns(const char *s, uint64_t dflt_unit_ns, uint64_t 
 	if (!digits)
 		return PARSE_SYNTAX;
 	if (*p) {
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(units); i++)
 			if (!strcmp(p, units[i].suffix))
 				break;
-		if (i == sizeof(units) / sizeof(units[0]))
+		if (i == ARRAY_SIZE(units))
 			return PARSE_SYNTAX;
 		unit = units[i].ns;
 	}

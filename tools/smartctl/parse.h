@@ -10,6 +10,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 /* what a parse_*() function found wrong */
 enum parse_err {
 	PARSE_OK = 0,

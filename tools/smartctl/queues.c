@@ -82,8 +82,6 @@ static const struct sq_field now_fields[] = {
 	FLD(struct sq_snapshot, "now", F_U64, now),
 };
 
-#define NFIELDS(a) (sizeof(a) / sizeof((a)[0]))
-
 /* a "key value" pair of a line; the line is cut up in place */
 struct sq_kv {
 	const char *k;
@@ -293,7 +291,8 @@ int sq_parse(FILE *f, struct sq_snapshot *s, char *err, size_t errlen)
 			if (sq_fill(s, version_fields, 1, kv, 1, err, errlen, lineno))
 				goto out;
 			if (s->version < 1) {
-				snprintf(err, errlen, "line %d: unknown version %d", lineno, s->version);
+				snprintf(err, errlen, "line %d: unknown version %d",
+					 lineno, s->version);
 				errno = EINVAL;
 				goto out;
 			}
@@ -309,18 +308,22 @@ int sq_parse(FILE *f, struct sq_snapshot *s, char *err, size_t errlen)
 			cpu = sq_push((void **)&s->cpus, &s->nr_cpus, sizeof(*cpu));
 			if (!cpu)
 				goto nomem;
-			if (sq_fill(cpu, cpu_fields, NFIELDS(cpu_fields), kv, n, err, errlen, lineno))
+			if (sq_fill(cpu, cpu_fields, ARRAY_SIZE(cpu_fields), kv, n,
+				    err, errlen, lineno))
 				goto out;
 			continue;
 		}
 		if (!strcmp(kv[0].k, "level")) {
-			fields = level_fields; nf = NFIELDS(level_fields);
+			fields = level_fields;
+			nf = ARRAY_SIZE(level_fields);
 			size = sizeof(struct sq_level);
 		} else if (!strcmp(kv[0].k, "task")) {
-			fields = task_fields; nf = NFIELDS(task_fields);
+			fields = task_fields;
+			nf = ARRAY_SIZE(task_fields);
 			size = sizeof(struct sq_task);
 		} else if (!strcmp(kv[0].k, "ws")) {
-			fields = ws_fields; nf = NFIELDS(ws_fields);
+			fields = ws_fields;
+			nf = ARRAY_SIZE(ws_fields);
 			size = sizeof(struct sq_ws);
 		} else {
 			continue;	/* a record a later version added */
@@ -531,11 +534,26 @@ void json_print_string(FILE *out, const char *str)
 		int n;
 
 		switch (*p) {
-		case '"': fputs("\\\"", out); p++; continue;
-		case '\\': fputs("\\\\", out); p++; continue;
-		case '\n': fputs("\\n", out); p++; continue;
-		case '\t': fputs("\\t", out); p++; continue;
-		case '\r': fputs("\\r", out); p++; continue;
+		case '"':
+			fputs("\\\"", out);
+			p++;
+			continue;
+		case '\\':
+			fputs("\\\\", out);
+			p++;
+			continue;
+		case '\n':
+			fputs("\\n", out);
+			p++;
+			continue;
+		case '\t':
+			fputs("\\t", out);
+			p++;
+			continue;
+		case '\r':
+			fputs("\\r", out);
+			p++;
+			continue;
 		}
 		if (*p < 0x20 || *p == 0x7f) {
 			fprintf(out, "\\u%04x", *p);
@@ -586,7 +604,8 @@ void sq_print_json(FILE *out, const struct sq_snapshot *s, int cpu, const char *
 		for (j = 0; j < c->nr_tasks; j++) {
 			const struct sq_task *t = &c->tasks[j];
 
-			fprintf(out, "%s\n        {\"pid\": %d, \"comm\": ", j ? "," : "", (int)t->pid);
+			fprintf(out, "%s\n        {\"pid\": %d, \"comm\": ",
+				j ? "," : "", (int)t->pid);
 			json_print_string(out, t->comm);
 			fprintf(out, ", \"state\": \"%s\", \"prio\": %d, \"share\": %u, "
 				"\"bvft_ns\": %" PRIu64 ", \"lag_ns\": %" PRId64 ", "

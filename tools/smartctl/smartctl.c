@@ -100,55 +100,53 @@ static void usage(void)
 {
 	FILE *out = stdout;
 
-	fprintf(out,
-"\nUsage:\n"
-" %1$s [get] [options] -p <pid>...\n"
-" %1$s set [options] -p <pid>... [attributes]\n"
-" %1$s run [attributes] [--] <command> [<argument>...]\n"
-" %1$s top [options]\n"
-" %1$s tune [<name>[=<value>]...]\n",
+	fprintf(out, "\nUsage:\n"
+		" %1$s [get] [options] -p <pid>...\n"
+		" %1$s set [options] -p <pid>... [attributes]\n"
+		" %1$s run [attributes] [--] <command> [<argument>...]\n"
+		" %1$s top [options]\n"
+		" %1$s tune [<name>[=<value>]...]\n",
 		prog);
-	fputs(
-"\nShow or change the SCHED_SMART attributes of a thread, run a command under\n"
-"SCHED_SMART, watch the SMART run queues, or read and write its tunables.\n"
-"\nCommands:\n"
-" get                      show policy, priority, share, notify signal, flags,\n"
-"                            lag, bias, constraint counters and the period\n"
-"                            SMART inferred (the default)\n"
-" set                      change attributes; moves the thread into SCHED_SMART\n"
-" run                      run a command in SCHED_SMART with the attributes given\n"
-" top                      show the per-CPU SMART queues (needs debugfs, root)\n"
-" tune                     list, read or write the tunables (writing: root)\n"
-"\nOptions for get and set:\n"
-" -p, --pid <pid>          the process or thread to act on (repeatable)\n"
-" -a, --all-tasks          act on all threads of each <pid>\n"
-" -v, --verbose            set: show the attributes afterwards\n"
-"\nAttributes (set and run):\n"
-" -P, --priority <n>       priority, -16..16, higher is more important (default 0)\n"
-" -s, --share <n>          proportional share within a priority, 1..1048576\n"
-"                            (1024 = the weight of nice 0)\n"
-" -S, --signal <sig>       notification signal: a number 1..64, a name (XCPU, USR1,\n"
-"                            RTMIN+1, RTMAX-2), or 'default' (SIGXCPU)\n"
-" -R, --reset-on-fork      children start with at most the default priority and share\n"
-"     --no-reset-on-fork   clear that flag (needs CAP_SYS_NICE once set)\n"
-"     --no-infer           no time constraints inferred from its wake-ups\n"
-"     --infer              clear that flag\n"
-"\nOptions for top:\n"
-" -1, --once               print one snapshot and exit\n"
-" -j, --json               print one snapshot as a JSON object and exit\n"
-" -i, --interval <sec>     refresh interval in seconds (default 1; 0.5, 200ms)\n"
-" -c, --cpu <n>            only CPU <n>\n"
-" -f, --file <path>        read the queues from <path> (default\n"
-"                            " SQ_PATH ")\n"
-"\nOptions for tune:\n"
-" -n, --values             print values only\n"
-"                          <value> is in ns, or has a unit: ns, us, ms, s\n"
-"\n -h, --help               display this help\n"
-" -V, --version            display version\n"
-"\nA <pid> is a thread id; a process id names its main thread (see --all-tasks).\n"
-"An argument that names a device (/dev/...) hands over to smartmontools'\n"
-SMARTMONTOOLS_PATH " (disk S.M.A.R.T.) when it is installed.\n"
-"\nFor more details see smartctl(8).\n", out);
+	fputs("\nShow or change the SCHED_SMART attributes of a thread, run a command under\n"
+	      "SCHED_SMART, watch the SMART run queues, or read and write its tunables.\n"
+	      "\nCommands:\n"
+	      " get                      show policy, priority, share, notify signal, flags,\n"
+	      "                            lag, bias, constraint counters and the period\n"
+	      "                            SMART inferred (the default)\n"
+	      " set                      change attributes; moves the thread into SCHED_SMART\n"
+	      " run                      run a command in SCHED_SMART with the attributes given\n"
+	      " top                      show the per-CPU SMART queues (needs debugfs, root)\n"
+	      " tune                     list, read or write the tunables (writing: root)\n"
+	      "\nOptions for get and set:\n"
+	      " -p, --pid <pid>          the process or thread to act on (repeatable)\n"
+	      " -a, --all-tasks          act on all threads of each <pid>\n"
+	      " -v, --verbose            set: show the attributes afterwards\n"
+	      "\nAttributes (set and run):\n"
+	      " -P, --priority <n>       priority, -16..16, higher is more important (default 0)\n"
+	      " -s, --share <n>          proportional share within a priority, 1..1048576\n"
+	      "                            (1024 = the weight of nice 0)\n"
+	      " -S, --signal <sig>       notification signal: a number 1..64, a name (XCPU, USR1,\n"
+	      "                            RTMIN+1, RTMAX-2), or 'default' (SIGXCPU)\n"
+	      " -R, --reset-on-fork      children start with at most the default priority and share\n"
+	      "     --no-reset-on-fork   clear that flag (needs CAP_SYS_NICE once set)\n"
+	      "     --no-infer           no time constraints inferred from its wake-ups\n"
+	      "     --infer              clear that flag\n"
+	      "\nOptions for top:\n"
+	      " -1, --once               print one snapshot and exit\n"
+	      " -j, --json               print one snapshot as a JSON object and exit\n"
+	      " -i, --interval <sec>     refresh interval in seconds (default 1; 0.5, 200ms)\n"
+	      " -c, --cpu <n>            only CPU <n>\n"
+	      " -f, --file <path>        read the queues from <path> (default\n"
+	      "                            " SQ_PATH ")\n"
+	      "\nOptions for tune:\n"
+	      " -n, --values             print values only\n"
+	      "                          <value> is in ns, or has a unit: ns, us, ms, s\n"
+	      "\n -h, --help               display this help\n"
+	      " -V, --version            display version\n"
+	      "\nA <pid> is a thread id; a process id names its main thread (see --all-tasks).\n"
+	      "An argument that names a device (/dev/...) hands over to smartmontools'\n"
+	      SMARTMONTOOLS_PATH " (disk S.M.A.R.T.) when it is installed.\n"
+	      "\nFor more details see smartctl(8).\n", out);
 	exit(EXIT_SUCCESS);
 }
 
@@ -350,12 +348,13 @@ static void parse_opts(enum cmd cmd, int argc, char **argv, struct opts *o, int 
 			case PARSE_OK:
 				break;
 			case PARSE_RANGE:
-				warnx("invalid signal '%s': must be in 1..%d (0 or 'default': SIGXCPU)",
-				      optarg, SMARTCTL_SIGMAX);
+				warnx("invalid signal '%s': must be in 1..%d "
+				      "(0 or 'default': SIGXCPU)", optarg, SMARTCTL_SIGMAX);
 				errtryhelp();
 			default:
-				warnx("unknown signal '%s': use a number 1..%d, a name such as XCPU or "
-				      "USR1, RTMIN+N, RTMAX-N, or 'default'", optarg, SMARTCTL_SIGMAX);
+				warnx("unknown signal '%s': use a number 1..%d, a name such as "
+				      "XCPU or USR1, RTMIN+N, RTMAX-N, or 'default'",
+				      optarg, SMARTCTL_SIGMAX);
 				errtryhelp();
 			}
 			o->has_signal = true;
@@ -538,7 +537,7 @@ static const char *flags_desc(unsigned int flags, char *buf, size_t len)
 		return buf;
 	}
 	buf[0] = '\0';
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		if (!(flags & names[i].flag))
 			continue;
 		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? "|" : "",
@@ -599,7 +598,7 @@ static int get_one(pid_t tid, int mode)
 }
 
 /* call fn for pid, or for each of its threads with --all-tasks */
-static int for_each_target(const struct opts *o, pid_t pid, const char *what,
+static int apply_to_target(const struct opts *o, pid_t pid, const char *what,
 			   int (*fn)(pid_t, const struct opts *, int), int mode)
 {
 	pid_t *tids;
@@ -638,7 +637,7 @@ static int cmd_get(struct opts *o, int argc, char **argv)
 	}
 	mode = smart_mode();
 	for (k = 0; k < o->npids; k++)
-		if (for_each_target(o, o->pids[k], "list", get_fn, mode))
+		if (apply_to_target(o, o->pids[k], "list", get_fn, mode))
 			ret = -1;
 	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
 }
@@ -707,11 +706,13 @@ static int set_one(pid_t tid, const struct opts *o, int mode)
 		/* which of the EPERM rules of sched-smart.rst §4.8 applies */
 		if (o->has_prio && o->prio > cur.priority) {
 			field = "priority";
-			snprintf(hint, sizeof(hint), " (raising it from %d to %d needs CAP_SYS_NICE)",
+			snprintf(hint, sizeof(hint),
+				 " (raising it from %d to %d needs CAP_SYS_NICE)",
 				 cur.priority, o->prio);
 		} else if (o->has_share && o->share > cur.share) {
 			field = "share";
-			snprintf(hint, sizeof(hint), " (raising it from %u to %u needs CAP_SYS_NICE)",
+			snprintf(hint, sizeof(hint),
+				 " (raising it from %u to %u needs CAP_SYS_NICE)",
 				 cur.share, o->share);
 		} else if (!same_owner(tid)) {
 			snprintf(hint, sizeof(hint), " (pid %d belongs to another user: "
@@ -751,7 +752,7 @@ static int cmd_set(struct opts *o, int argc, char **argv)
 	}
 	mode = smart_mode();
 	for (k = 0; k < o->npids; k++)
-		if (for_each_target(o, o->pids[k], "list", set_fn, mode))
+		if (apply_to_target(o, o->pids[k], "list", set_fn, mode))
 			return EXIT_FAILURE;
 	return EXIT_SUCCESS;
 }
@@ -801,10 +802,12 @@ static int top_read(const char *path, struct sq_snapshot *s)
 		if (e == ENOENT && !strncmp(path, "/sys/kernel/debug/", 18)) {
 			if (access("/sys/kernel/debug/sched", F_OK))
 				warnx("cannot open %s: %s (is debugfs mounted? "
-				      "mount -t debugfs none /sys/kernel/debug)", path, strerror(e));
+				      "mount -t debugfs none /sys/kernel/debug)",
+				      path, strerror(e));
 			else
 				warnx("cannot open %s: %s (this kernel does not export the "
-				      "SMART queues: SCHED_SMART with debugfs needed)", path, strerror(e));
+				      "SMART queues: SCHED_SMART with debugfs needed)",
+				      path, strerror(e));
 		} else if (e == EACCES || e == EPERM) {
 			warnx("cannot open %s: %s (debugfs is readable by root only)",
 			      path, strerror(e));
@@ -914,7 +917,9 @@ static char **tune_names(size_t *n)
 		if (d->d_name[0] == '.')
 			continue;
 		nv = realloc(v, (*n + 1) * sizeof(*v));
-		if (!nv || !(nv[*n] = strdup(d->d_name))) {
+		if (nv)
+			nv[*n] = strdup(d->d_name);
+		if (!nv || !nv[*n]) {
 			free(nv ? nv : v);
 			closedir(dir);
 			errno = ENOMEM;
@@ -1026,7 +1031,7 @@ static int tune_write(const struct opts *o, const char *name, const char *value)
 		      value, name);
 		return -1;
 	}
-	for (i = 0; i < sizeof(tune_ranges) / sizeof(tune_ranges[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(tune_ranges); i++)
 		if (!strcmp(name, tune_ranges[i].name))
 			snprintf(range, sizeof(range), ": valid %" PRIu64 "..%" PRIu64 " ns",
 				 tune_ranges[i].min, tune_ranges[i].max);
