@@ -175,8 +175,8 @@ struct smart_entity {
  * @notify_code:	si_code of the pending notification, 0 if none
  * @notify_queued:	@notify_node is on a list
  * @notify_cookie:	si_value of the pending notification
- * @exec_seq:		execs so far; a notification chosen before an exec
- *			is not sent (written under the task's siglock)
+ * @notify_work:	sends the pending notification from the task itself
+ * @notify_work_queued:	@notify_work is queued to the task
  * @pi_boosted:		out of the class for a priority-inheritance boost,
  *			its SMART state kept for the de-boost
  * @infer:		its rhythm as observed (kernel/sched/smart/infer.c)
@@ -209,9 +209,10 @@ struct sched_smart_entity {
 	struct llist_node notify_node;
 	int notify_code;
 	bool notify_queued;
+	bool notify_work_queued;
 	bool pi_boosted;
 	u64 notify_cookie;
-	u64 exec_seq;
+	struct callback_head notify_work;
 	struct smart_infer infer;
 	u64 infer_shown;
 	u64 infer_shown_demand;

@@ -24,6 +24,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/irq_work.h>
+#include <linux/task_work.h>
 #include <linux/mmu_context.h>
 #include "../sched.h"
 
@@ -32,15 +33,49 @@
 /*
  * Notifications (paper §2, §3.2 step 4) are decided under the rq lock,
  * where a signal cannot be sent: the task is put on this CPU's list and
- * an irq_work sends the signal once the lock is dropped.  A task is on a
- * list at most once (while ->notify_queued is set); a newer notification
- * replaces a pending one, and one withdrawn (->notify_code cleared, at
- * exec) is not sent.  The signal is queued under the task's siglock
- * only if no exec happened since it was chosen (->exec_seq): exec bumps
- * that count and drops queued notifications under the same lock, so the
- * new program never receives one (sched_smart_exec()).
+ * an irq_work, once the lock is dropped, queues ->notify_work to the task
+ * (TWA_SIGNAL: a running task is kicked, a sleeping one woken), which
+ * sends the signal from the task's own context on its way back to user
+ * space.  Sent from there, the siginfo's si_pid and si_uid of 0 are not
+ * translated into the namespaces of whatever task the irq_work
+ * interrupted, and an exec cannot come in between: the notification
+ * goes to the program whose constraint it is, or, withdrawn by the exec
+ * (->notify_code cleared), to none.
+ *
+ * A task is on a list at most once (while ->notify_queued is set) and has
+ * ->notify_work queued at most once (while ->notify_work_queued is set); a
+ * newer notification replaces a pending one.
  */
 static DEFINE_PER_CPU(struct llist_head, smart_notify_list);
+
+static void smart_notify_send(struct callback_head *work)
+{
+	struct task_struct *p = current;
+	struct sched_smart_entity *sse = &p->smart;
+	kernel_siginfo_t info;
+	struct rq_flags rf;
+	struct rq *rq;
+	int code, sig;
+	u64 cookie;
+
+	rq = task_rq_lock(p, &rf);
+	code = sse->notify_code;
+	cookie = sse->notify_cookie;
+	sig = sse->notify_signal ?: SIGXCPU;
+	sse->notify_code = 0;
+	sse->notify_work_queued = false;
+	if (code)
+		sse->notifications++;
+	task_rq_unlock(rq, p, &rf);
+	if (!code)
+		return;
+
+	clear_siginfo(&info);
+	info.si_signo = sig;
+	info.si_code = code;
+	info.si_ptr = (void __user *)(unsigned long)cookie;
+	send_sig_info(sig, &info, p);
+}
 
 static void smart_notify_fn(struct irq_work *work)
 {
@@ -49,32 +84,24 @@ static void smart_notify_fn(struct irq_work *work)
 
 	llist_for_each_entry_safe(sse, tmp, list, notify_node) {
 		struct task_struct *p = container_of(sse, struct task_struct, smart);
-		kernel_siginfo_t info;
 		struct rq_flags rf;
 		struct rq *rq;
-		int code, sig;
-		unsigned long flags;
-		u64 cookie, seq;
+		bool queue;
 
 		rq = task_rq_lock(p, &rf);
-		code = sse->notify_code;
-		cookie = sse->notify_cookie;
-		sig = sse->notify_signal ?: SIGXCPU;
-		seq = READ_ONCE(sse->exec_seq);
-		sse->notify_code = 0;
 		sse->notify_queued = false;
-		if (code)
-			sse->notifications++;
+		queue = sse->notify_code && !sse->notify_work_queued;
+		sse->notify_work_queued |= queue;
 		task_rq_unlock(rq, p, &rf);
 
-		clear_siginfo(&info);
-		info.si_signo = sig;
-		info.si_code = code;
-		info.si_ptr = (void __user *)(unsigned long)cookie;
-		if (code && lock_task_sighand(p, &flags)) {
-			if (READ_ONCE(sse->exec_seq) == seq)
-				send_signal_locked(sig, &info, p, PIDTYPE_PID);
-			unlock_task_sighand(p, &flags);
+		if (queue)
+			init_task_work(&sse->notify_work, smart_notify_send);
+		/* An exiting task is past caring. */
+		if (queue && task_work_add(p, &sse->notify_work, TWA_SIGNAL)) {
+			rq = task_rq_lock(p, &rf);
+			sse->notify_code = 0;
+			sse->notify_work_queued = false;
+			task_rq_unlock(rq, p, &rf);
 		}
 		put_task_struct(p);
 	}
@@ -492,8 +519,8 @@ void smart_tc_fork(struct task_struct *p)
 	sse->tc_runtime = 0;
 	sse->notify_code = 0;
 	sse->notify_queued = false;
+	sse->notify_work_queued = false;
 	sse->notify_cookie = 0;
-	sse->exec_seq = 0;
 	smart_infer_reset(&sse->infer);
 	sse->infer_shown = 0;
 	sse->infer_shown_demand = 0;
@@ -538,7 +565,6 @@ void sched_smart_exec(bool secureexec)
 	task_rq_unlock(rq, p, &rf);
 
 	spin_lock_irq(&p->sighand->siglock);
-	WRITE_ONCE(sse->exec_seq, sse->exec_seq + 1);
 	flush_smart_signals(p);
 	spin_unlock_irq(&p->sighand->siglock);
 }
