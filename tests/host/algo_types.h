@@ -15,6 +15,11 @@
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/rbtree.h>
+/* the kernel's <linux/types.h> defines it, tools/include's does not */
+struct callback_head {
+	struct callback_head *next;
+	void (*func)(struct callback_head *head);
+};
 #include "../../include/linux/sched/smart.h"
 #include "../../include/uapi/linux/smart_sched.h"
 
