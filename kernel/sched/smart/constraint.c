@@ -94,14 +94,15 @@ static void smart_notify_fn(struct irq_work *work)
 		sse->notify_work_queued |= queue;
 		task_rq_unlock(rq, p, &rf);
 
-		if (queue)
+		if (queue) {
 			init_task_work(&sse->notify_work, smart_notify_send);
-		/* An exiting task is past caring. */
-		if (queue && task_work_add(p, &sse->notify_work, TWA_SIGNAL)) {
-			rq = task_rq_lock(p, &rf);
-			sse->notify_code = 0;
-			sse->notify_work_queued = false;
-			task_rq_unlock(rq, p, &rf);
+			/* An exiting task is past caring. */
+			if (task_work_add(p, &sse->notify_work, TWA_SIGNAL)) {
+				rq = task_rq_lock(p, &rf);
+				sse->notify_code = 0;
+				sse->notify_work_queued = false;
+				task_rq_unlock(rq, p, &rf);
+			}
 		}
 		put_task_struct(p);
 	}
