@@ -44,19 +44,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-n=0 pass=0 fail=0 skipped=0
-ok() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n $1"; }
-nok() {
-	n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n $1"; shift
-	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/#   /'; done
-}
-skip() { n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n $1 # SKIP $2"; }
-finish() {
-	echo "1..$n"
-	echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:$skipped error:0"
-	[ $fail = 0 ]
-	exit $?
-}
+. "$repo/scripts/guest-tap.sh"
 
 # check NAME WANT_RC FRAGMENT CMD...: exit status WANT_RC ('!0': any
 # failure) and FRAGMENT in stdout+stderr; leaves $out and $rc
