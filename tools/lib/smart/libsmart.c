@@ -16,21 +16,24 @@
 #include "smart.h"
 
 /*
- * The numbers of the 6.12 SMART series (top of the 6.12 table).  The
- * headers of a SMART kernel define them; on >= 6.13 the same numbers are
- * the xattr calls, hence smart_available() before every call.
+ * The numbers of the 6.12 SMART series, for headers older than a SMART
+ * kernel's: right after mseal (462) in every architecture's table, 110
+ * further on alpha and from the ABI's base (__NR_Linux) on mips.  On >=
+ * 6.13 the same numbers are the xattr calls, hence smart_available()
+ * before every call.
  */
 #ifndef __NR_smart_setattr
-#define __NR_smart_setattr		463
+#if defined(__alpha__)
+#define SMART_NR_FIRST			573
+#elif defined(__mips__)
+#define SMART_NR_FIRST			(__NR_Linux + 463)
+#else
+#define SMART_NR_FIRST			463
 #endif
-#ifndef __NR_smart_getattr
-#define __NR_smart_getattr		464
-#endif
-#ifndef __NR_smart_constraint_begin
-#define __NR_smart_constraint_begin	465
-#endif
-#ifndef __NR_smart_constraint_end
-#define __NR_smart_constraint_end	466
+#define __NR_smart_setattr		SMART_NR_FIRST
+#define __NR_smart_getattr		(SMART_NR_FIRST + 1)
+#define __NR_smart_constraint_begin	(SMART_NR_FIRST + 2)
+#define __NR_smart_constraint_end	(SMART_NR_FIRST + 3)
 #endif
 
 #define NSEC_PER_SEC	1000000000ULL

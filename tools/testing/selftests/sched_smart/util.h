@@ -41,17 +41,22 @@
 
 #include <linux/smart_sched.h>	/* from the kernel headers (KHDR_INCLUDES) */
 
+/*
+ * For headers without them: right after mseal (462) in every table, as
+ * tools/lib/smart/libsmart.c explains.
+ */
 #ifndef __NR_smart_setattr
-#define __NR_smart_setattr		463
+#if defined(__alpha__)
+#define SMART_NR_FIRST			573
+#elif defined(__mips__)
+#define SMART_NR_FIRST			(__NR_Linux + 463)
+#else
+#define SMART_NR_FIRST			463
 #endif
-#ifndef __NR_smart_getattr
-#define __NR_smart_getattr		464
-#endif
-#ifndef __NR_smart_constraint_begin
-#define __NR_smart_constraint_begin	465
-#endif
-#ifndef __NR_smart_constraint_end
-#define __NR_smart_constraint_end	466
+#define __NR_smart_setattr		SMART_NR_FIRST
+#define __NR_smart_getattr		(SMART_NR_FIRST + 1)
+#define __NR_smart_constraint_begin	(SMART_NR_FIRST + 2)
+#define __NR_smart_constraint_end	(SMART_NR_FIRST + 3)
 #endif
 
 #define SMART_SYSCTL_MODE	"/proc/sys/kernel/sched_smart_all"
