@@ -18,7 +18,7 @@
 /*
  * The numbers of the 6.12 SMART series, for headers older than a SMART
  * kernel's: right after mseal (462) in every architecture's table, 110
- * further on alpha and from the ABI's base (__NR_Linux) on mips.  On >=
+ * further on alpha and from the ABI's base on mips and x32.  On >=
  * 6.13 the same numbers are the xattr calls, hence smart_available()
  * before every call.
  */
@@ -27,6 +27,8 @@
 #define SMART_NR_FIRST			573
 #elif defined(__mips__)
 #define SMART_NR_FIRST			(__NR_Linux + 463)
+#elif defined(__x86_64__) && defined(__ILP32__)	/* x32 */
+#define SMART_NR_FIRST			(__X32_SYSCALL_BIT + 463)
 #else
 #define SMART_NR_FIRST			463
 #endif

@@ -50,6 +50,8 @@
 #define SMART_NR_FIRST			573
 #elif defined(__mips__)
 #define SMART_NR_FIRST			(__NR_Linux + 463)
+#elif defined(__x86_64__) && defined(__ILP32__)	/* x32 */
+#define SMART_NR_FIRST			(__X32_SYSCALL_BIT + 463)
 #else
 #define SMART_NR_FIRST			463
 #endif
