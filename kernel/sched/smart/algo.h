@@ -204,6 +204,9 @@ struct smart_group_level {
  * @dirty:	priority indexes whose shares a batch left to recompute
  * @dirty_node:	in the queue's @gdirty while @dirty
  * @at:		per priority, index prio - SMART_PRIO_MIN
+ * @refreshed:	jiffies when the tick last brought @weight up to date with
+ *		where the group's tasks are (smart_tick_groups(), in the
+ *		kernel only)
  *
  * Priorities are global and shares hierarchical within a priority: at
  * priority P a group's weight is divided among its members and child
@@ -224,6 +227,7 @@ struct smart_group {
 	u64 dirty;
 	struct list_head dirty_node;
 	struct smart_group_level at[SMART_NR_PRIO];
+	unsigned long refreshed;
 };
 
 void smart_group_init(struct smart_group *g, struct smart_group *parent,

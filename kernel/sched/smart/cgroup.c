@@ -28,7 +28,8 @@ static u32 smart_tg_weight(struct task_group *tg)
  * Then a group with one task beside another group's task on one CPU and
  * three tasks on another CPU does not take half of the first CPU with a
  * third of its tasks.  The other CPUs' counts are read without their
- * locks: a hint, refreshed at every tick of the group's tasks.
+ * locks: a hint, refreshed at the ticks of the group's tasks
+ * (smart_tick_groups()).
  */
 static u32 smart_tg_cpu_weight(struct task_group *tg, int cpu)
 {
@@ -45,6 +46,15 @@ static u32 smart_tg_cpu_weight(struct task_group *tg, int cpu)
 	return max_t(u64, w, SMART_SHARE_MIN);
 }
 
+/*
+ * smart_tg_cpu_weight() reads the count of every online CPU.  So that the
+ * ticks cost on average what they cost with this many CPUs, a group's
+ * weight on a CPU is refreshed at most once every
+ * DIV_ROUND_UP(num_online_cpus(), this) jiffies: at every tick up to this
+ * many CPUs, every 16th jiffy with 128.
+ */
+#define SMART_GROUP_TICK_CPUS	8
+
 /**
  * smart_tick_groups() - bring the weights of a task's groups on its CPU
  *			 up to date with where their tasks are
@@ -57,6 +67,8 @@ static u32 smart_tg_cpu_weight(struct task_group *tg, int cpu)
  */
 void smart_tick_groups(struct rq *rq, struct task_struct *p)
 {
+	unsigned long every = DIV_ROUND_UP(num_online_cpus(),
+					   SMART_GROUP_TICK_CPUS);
 	struct task_group *tg;
 	bool changed = false;
 
@@ -64,8 +76,9 @@ void smart_tick_groups(struct rq *rq, struct task_struct *p)
 		struct smart_group *g = per_cpu_ptr(tg->smart, cpu_of(rq));
 		u32 w;
 
-		if (!g->nr)
+		if (!g->nr || time_before(jiffies, g->refreshed + every))
 			continue;
+		g->refreshed = jiffies;
 		w = smart_tg_cpu_weight(tg, cpu_of(rq));
 		if (abs((s64)w - g->weight) * 8 > g->weight) {
 			smart_group_set_weight(&rq->smart.q, g, w);
