@@ -10,7 +10,7 @@ export SMART_CONFIG := $(CONFIG)
 
 .PHONY: help deps kernel headers initramfs host-test selftests demo tools tools-test media \
 	test fuzz run trace trace-shot bench bench-bin patches check-patches check-series \
-	deb deb-tools deb-test clean distclean
+	deb deb-tools deb-test deb-kernel-test clean distclean
 
 help:
 	@echo "make deps                 install missing Debian packages (apt)"
@@ -34,6 +34,7 @@ help:
 	@echo "make deb-tools            smart-tools, libsmart0, libsmart-dev packages in build/deb"
 	@echo "make deb-test             install them in a clean bookworm chroot and use them (TAP)"
 	@echo "make deb                  deb-tools + linux-image/linux-headers from Debian's config (hours)"
+	@echo "make deb-kernel-test      boot the linux-image package's kernel in QEMU, run the selftests"
 	@echo "make clean | distclean    remove objects | all of build/"
 	@echo "scripts/vm-run --help     run a command in the guest"
 
@@ -112,6 +113,10 @@ deb-test: deps
 
 deb: deps deb-tools
 	@$(S)/mkdeb-kernel
+
+deb-kernel-test: selftests tools
+	@$(S)/deb-kernel-test
+	@$(S)/deb-kernel-test --all
 
 clean:
 	rm -rf $(BUILD)/obj-* $(BUILD)/kconfig-* $(BUILD)/demo \
