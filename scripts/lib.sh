@@ -49,3 +49,12 @@ smart_tap() {
 	fi
 }
 smart_tap_finish() { echo "1..$smart_tap_n"; exit $((smart_tap_bad > 0)); }
+
+# (re)build the test initramfs ($SMART_INITRAMFS) when it is missing or
+# older than its inputs
+smart_initramfs_fresh() {
+	if [ ! -f "$SMART_INITRAMFS" ] || [ "$SMART_REPO/scripts/initramfs/init" -nt "$SMART_INITRAMFS" ] ||
+	   [ "$SMART_REPO/scripts/mkinitramfs" -nt "$SMART_INITRAMFS" ]; then
+		"$SMART_REPO/scripts/mkinitramfs" >&2
+	fi
+}
