@@ -168,6 +168,8 @@ struct smart_entity {
  * @tc_flags:		SMART_CONSTRAINT_* of the active constraint, or
  *			SMART_TC_IMPLICIT and SMART_TC_DONE for one inferred
  * @tc_notified:	the active constraint was notified (once only)
+ * @tc_compat:		the active constraint was begun by a 32-bit (compat)
+ *			system call
  * @tc_cookie:		cookie of the active constraint
  * @tc_runtime:		the task's CPU time (se.sum_exec_runtime) when the
  *			active constraint began
@@ -177,6 +179,8 @@ struct smart_entity {
  * @notify_cookie:	si_value of the pending notification
  * @notify_work:	sends the pending notification from the task itself
  * @notify_work_queued:	@notify_work is queued to the task
+ * @notify_compat:	the pending notification goes to a 32-bit caller:
+ *			the cookie travels in si_int
  * @pi_boosted:		out of the class for a priority-inheritance boost,
  *			its SMART state kept for the de-boost
  * @infer:		its rhythm as observed (kernel/sched/smart/infer.c)
@@ -203,6 +207,7 @@ struct sched_smart_entity {
 	struct hrtimer tc_timer;
 	bool tc_timer_ref;
 	bool tc_notified;
+	bool tc_compat;
 	u32 tc_flags;
 	u64 tc_cookie;
 	u64 tc_runtime;
@@ -210,6 +215,7 @@ struct sched_smart_entity {
 	int notify_code;
 	bool notify_queued;
 	bool notify_work_queued;
+	bool notify_compat;
 	bool pi_boosted;
 	u64 notify_cookie;
 	struct callback_head notify_work;

@@ -23,6 +23,7 @@
 #include <linux/sched/smart.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/compat.h>
 #include <linux/irq_work.h>
 #include <linux/task_work.h>
 #include <linux/mmu_context.h>
@@ -56,11 +57,13 @@ static void smart_notify_send(struct callback_head *work)
 	struct rq_flags rf;
 	struct rq *rq;
 	int code, sig;
+	bool compat;
 	u64 cookie;
 
 	rq = task_rq_lock(p, &rf);
 	code = sse->notify_code;
 	cookie = sse->notify_cookie;
+	compat = sse->notify_compat;
 	sig = sse->notify_signal ?: SIGXCPU;
 	sse->notify_code = 0;
 	sse->notify_work_queued = false;
@@ -73,7 +76,14 @@ static void smart_notify_send(struct callback_head *work)
 	clear_siginfo(&info);
 	info.si_signo = sig;
 	info.si_code = code;
-	info.si_ptr = (void __user *)(unsigned long)cookie;
+	/*
+	 * A 32-bit task is given si_int (copy_siginfo_to_user32(), SIL_RT),
+	 * which on a big-endian kernel is the high half of si_ptr.
+	 */
+	if (compat)
+		info.si_int = (u32)cookie;
+	else
+		info.si_ptr = (void __user *)(unsigned long)cookie;
 	send_sig_info(sig, &info, p);
 }
 
@@ -130,6 +140,7 @@ bool smart_notify(struct task_struct *p, int code)
 	sse->tc_notified = true;
 	trace_smart_notify(p, code, ktime_get_ns());
 	sse->notify_cookie = sse->tc_cookie;
+	sse->notify_compat = sse->tc_compat;
 	if (!sse->notify_queued) {
 		sse->notify_queued = true;
 		get_task_struct(p);
@@ -426,6 +437,7 @@ void smart_tc_install(struct rq *rq, struct task_struct *p,
 
 	smart_tc_start(p, tc, c->flags & SMART_CONSTRAINT_NOTIFY);
 	sse->tc_cookie = c->cookie;
+	sse->tc_compat = in_compat_syscall();
 	/* A program that states its constraints is not second-guessed. */
 	sse->tc_explicit = true;
 	smart_infer_forget(p);
@@ -515,12 +527,14 @@ void smart_tc_fork(struct task_struct *p)
 	sse->tc_timer.function = smart_tc_timer_fn;
 	sse->tc_timer_ref = false;
 	sse->tc_notified = false;
+	sse->tc_compat = false;
 	sse->tc_flags = 0;
 	sse->tc_cookie = 0;
 	sse->tc_runtime = 0;
 	sse->notify_code = 0;
 	sse->notify_queued = false;
 	sse->notify_work_queued = false;
+	sse->notify_compat = false;
 	sse->notify_cookie = 0;
 	smart_infer_reset(&sse->infer);
 	sse->infer_shown = 0;
