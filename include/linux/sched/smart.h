@@ -177,6 +177,7 @@ struct smart_entity {
  * @notify_code:	si_code of the pending notification, 0 if none
  * @notify_queued:	@notify_node is on a list
  * @notify_cookie:	si_value of the pending notification
+ * @notify_runtime:	the task's CPU time when it was last notified
  * @notify_work:	sends the pending notification from the task itself
  * @notify_work_queued:	@notify_work is queued to the task
  * @notify_compat:	the pending notification goes to a 32-bit caller:
@@ -218,6 +219,7 @@ struct sched_smart_entity {
 	bool notify_compat;
 	bool pi_boosted;
 	u64 notify_cookie;
+	u64 notify_runtime;
 	struct callback_head notify_work;
 	struct smart_infer infer;
 	u64 infer_shown;

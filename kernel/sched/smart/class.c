@@ -167,31 +167,63 @@ static struct smart_entity *smart_decide_rq(struct rq *rq)
 	return smart_decide(q, smart_decide_needs_clock(q) ? ktime_get_ns() : 0);
 }
 
+/*
+ * @p waits on @rq and has not heard yet that it is late: it runs for one
+ * resolution_ns slice out of order as soon as smart_told_now() allows,
+ * and the decision timer is armed for then.  One task at a time per CPU.
+ * Only a queued task: dequeue_task_smart() lets it go, so the pointer
+ * never outlives it.  One whose constraint ended or is past its deadline
+ * gives way.
+ */
+static void smart_tell(struct rq *rq, struct task_struct *p)
+{
+	struct task_struct *t = rq->smart.told;
+	u64 res = READ_ONCE(smart_resolution_ns);
+	s64 wait;
+
+	if (smart_se(p)->state != SMART_SE_RUNNABLE ||
+	    smart_se(p)->queue != smart_q(rq) ||
+	    (t && (s64)(smart_se(t)->tc.deadline - ktime_get_ns()) > 0))
+		return;
+	rq->smart.told = p;
+	wait = rq->smart.last_told + SMART_TOLD_EVERY * res - rq_clock(rq);
+	smart_start_timer(rq, max_t(s64, wait, res));
+}
+
+/*
+ * Was @p told that it is late without having been able to act on it?
+ * @p sends itself the signal (->notify_code is set until then,
+ * smart_notify()), handles it on its way back to user space and then
+ * runs its handler; it may be preempted at any of these steps.  So it is
+ * told soon, as a waiting task is, if preempted before the signal is
+ * delivered or before it has had resolution_ns of CPU since the
+ * notification.
+ */
+static bool smart_unheard(struct task_struct *p)
+{
+	return p->smart.tc_notified &&
+	       (p->smart.notify_code || task_sigpending(p) ||
+		p->se.sum_exec_runtime - p->smart.notify_runtime <
+		READ_ONCE(smart_resolution_ns));
+}
+
 /**
  * smart_tell_soon() - let a waiting task hear that it is late
  * @rq:	its rq, locked
  * @p:	a task just notified that its constraint cannot be met
- *	(smart_notify()); nothing is done unless it waits on @rq
+ *	(smart_notify())
  *
  * The signal is handled when @p next runs, which in the decision's order
  * may be after the jobs of the working schedule, after its deadline.  So
  * it runs for one resolution_ns slice out of order, as a rescue does,
- * once the working schedule can spare that (smart_told_now()).  One task
- * at a time per CPU.
+ * once the working schedule can spare that (smart_told_now()).  The
+ * running task hears it on its way back to user space, unless it is
+ * preempted first: put_prev_task_smart() then tells it soon.
  */
 void smart_tell_soon(struct rq *rq, struct task_struct *p)
 {
-	struct task_struct *t = rq->smart.told;
-
-	/*
-	 * Only a queued task: dequeue_task_smart() lets it go, so the
-	 * pointer never outlives it.  One whose constraint ended or is past
-	 * its deadline gives way.
-	 */
-	if (p != rq->donor && smart_se(p)->state == SMART_SE_RUNNABLE &&
-	    smart_se(p)->queue == smart_q(rq) &&
-	    (!t || (s64)(smart_se(t)->tc.deadline - ktime_get_ns()) <= 0))
-		rq->smart.told = p;
+	if (p != rq->donor)
+		smart_tell(rq, p);
 }
 
 /*
@@ -611,8 +643,12 @@ static void put_prev_task_smart(struct rq *rq, struct task_struct *p,
 	 * Not task_on_rq_queued(): a class or attribute change dequeues the
 	 * task before putting it, with p->on_rq still set.
 	 */
-	if (smart_se(p)->state == SMART_SE_RUNNABLE)
+	if (smart_se(p)->state == SMART_SE_RUNNABLE) {
 		smart_wait_start(rq, p);
+		/* Preempted before it heard that it is late (smart_notify()). */
+		if (smart_unheard(p))
+			smart_tell(rq, p);
+	}
 	smart_tc_watch(p);
 	if (!next || next->sched_class != &smart_sched_class) {
 		hrtimer_try_to_cancel(&rq->smart.timer);

@@ -140,6 +140,7 @@ bool smart_notify(struct task_struct *p, int code)
 	sse->tc_notified = true;
 	trace_smart_notify(p, code, ktime_get_ns());
 	sse->notify_cookie = sse->tc_cookie;
+	sse->notify_runtime = p->se.sum_exec_runtime;
 	sse->notify_compat = sse->tc_compat;
 	if (!sse->notify_queued) {
 		sse->notify_queued = true;
@@ -536,6 +537,7 @@ void smart_tc_fork(struct task_struct *p)
 	sse->notify_work_queued = false;
 	sse->notify_compat = false;
 	sse->notify_cookie = 0;
+	sse->notify_runtime = 0;
 	smart_infer_reset(&sse->infer);
 	sse->infer_shown = 0;
 	sse->infer_shown_demand = 0;
