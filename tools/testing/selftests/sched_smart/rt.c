@@ -4,6 +4,7 @@
  * periodic task engine and the attribution of notifications; see rt.h.
  */
 #include <stdarg.h>
+#include "../kselftest.h"
 #include "util.h"
 #include "rt.h"
 
@@ -182,6 +183,11 @@ void rt_note_stats(struct ptask *t, int nt, struct rt_note_stats *s)
 		p->n_expired += no->code == SMART_NOTIFY_EXPIRED;
 		s->lead[s->n++] = d - no->t;
 		s->before += no->t < d;
+		if (no->t >= d && s->nlate < (int)ARRAY_SIZE(s->late)) {
+			s->late[s->nlate].name = p->name;
+			s->late[s->nlate].job = no->cookie & 0xffffffffu;
+			s->late[s->nlate++].arrival = no->t - (d - p->period);
+		}
 	}
 	qsort(s->lead, s->n, sizeof(s->lead[0]), smart_cmp_ll);
 }

@@ -82,6 +82,12 @@ struct rt_note_stats {
 	int stray;		/* to another thread, or with a foreign cookie */
 	int before;		/* arrived before the deadline of their job */
 	long long lead[SMART_NOTE_MAX];	/* deadline - arrival, sorted */
+	struct {		/* the first of those that arrived late */
+		const char *name;
+		int job;
+		long long arrival;	/* from the job's release */
+	} late[8];
+	int nlate;
 };
 
 /**

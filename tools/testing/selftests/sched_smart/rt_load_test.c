@@ -138,6 +138,10 @@ TEST_F(rt, overload)
 	       "min %.3f ms, median %.3f ms, max %.3f ms", ns->n, ns->before,
 	       smart_ms(ns->n ? ns->lead[0] : 0), smart_ms(pct_ll(ns->lead, ns->n, 50)),
 	       smart_ms(ns->n ? ns->lead[ns->n - 1] : 0));
+	for (i = 0; i < ns->nlate; i++)
+		TH_LOG("%s: job %d: notified %.3f ms after its release (deadline +%.0f ms)",
+		       ns->late[i].name, ns->late[i].job,
+		       smart_ms(ns->late[i].arrival), smart_ms(PERIOD));
 
 	for (i = 0; i < 2; i++)
 		ASSERT_NO_ERRORS(&t[i]);
