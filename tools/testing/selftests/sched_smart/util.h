@@ -41,24 +41,9 @@
 
 #include <linux/smart_sched.h>	/* from the kernel headers (KHDR_INCLUDES) */
 
-/*
- * For headers without them: right after mseal (462) in every table, as
- * tools/lib/smart/libsmart.c explains.
- */
+/* The kernel's headers (make headers) number the system calls. */
 #ifndef __NR_smart_setattr
-#if defined(__alpha__)
-#define SMART_NR_FIRST			573
-#elif defined(__mips__)
-#define SMART_NR_FIRST			(__NR_Linux + 463)
-#elif defined(__x86_64__) && defined(__ILP32__)	/* x32 */
-#define SMART_NR_FIRST			(__X32_SYSCALL_BIT + 463)
-#else
-#define SMART_NR_FIRST			463
-#endif
-#define __NR_smart_setattr		SMART_NR_FIRST
-#define __NR_smart_getattr		(SMART_NR_FIRST + 1)
-#define __NR_smart_constraint_begin	(SMART_NR_FIRST + 2)
-#define __NR_smart_constraint_end	(SMART_NR_FIRST + 3)
+#error "no __NR_smart_*: build against the SCHED_SMART kernel's headers"
 #endif
 
 #define SMART_SYSCTL_MODE	"/proc/sys/kernel/sched_smart_all"
