@@ -4,11 +4,21 @@
  */
 #include "util.h"
 
-bool smart_smoke(void)
+static bool env_set(const char *name)
 {
-	const char *v = getenv("SMART_SMOKE");
+	const char *v = getenv(name);
 
 	return v && *v && strcmp(v, "0");
+}
+
+bool smart_smoke(void)
+{
+	return env_set("SMART_SMOKE");
+}
+
+bool smart_stolen_clock(void)
+{
+	return env_set("SMART_STOLEN_CLOCK");
 }
 
 bool smart_present(void)

@@ -69,6 +69,15 @@
  */
 bool smart_smoke(void);
 
+/*
+ * SMART_STOLEN_CLOCK set: the clock runs on while the host stops this
+ * machine's vCPU (QEMU TCG without -icount on a busy host), and the stolen
+ * time is charged to whichever task was on it.  Tests that measure
+ * deadlines to the millisecond skip there; under -icount the guest's clock
+ * counts only what the guest executes.
+ */
+bool smart_stolen_clock(void);
+
 bool smart_present(void);
 
 /* 0 = opt-in, 1 = sched_smart=all, -1 = unknown/absent */
