@@ -197,11 +197,12 @@ static void smart_tell(struct rq *rq, struct task_struct *p)
  * runs its handler; it may be preempted at any of these steps.  So it is
  * told soon, as a waiting task is, if preempted before the signal is
  * delivered or before it has had resolution_ns of CPU since the
- * notification.
+ * notification, while the constraint it was told about is still active
+ * (->tc_notified stays set until the next one begins).
  */
 static bool smart_unheard(struct task_struct *p)
 {
-	return p->smart.tc_notified &&
+	return p->smart.tc_notified && smart_se(p)->tc.deadline &&
 	       (p->smart.notify_code || task_sigpending(p) ||
 		p->se.sum_exec_runtime - p->smart.notify_runtime <
 		READ_ONCE(smart_resolution_ns));
