@@ -396,6 +396,23 @@ static void test_available(void)
 	tap_eq("available: a runnable conventional task of a higher priority takes it all",
 	       0, avail(&q, &me, MS(100), MS(10), 0), "ns");
 
+	/* sched_smart=all puts kernel threads at the top priority */
+	conv.kthread_prio = true;
+	tap_eq("available: a kernel thread above it by sched_smart=all takes a quantum: 100 - 10",
+	       MS(90), avail(&q, &me, MS(100), MS(10), 0), "ns");
+	on_queue(&q, &y, 1, 0, 0);
+	y.kthread_prio = true;
+	tap_eq("available: two such kernel threads take a quantum each: 100 - 2 * 10",
+	       MS(80), avail(&q, &me, MS(100), MS(10), 0), "ns");
+	on_queue(&q, &x, 1, MS(30), MS(20));
+	tap_eq("available: and a more important constraint due first keeps its 20 ms: 100 - 20 - 2 * 10",
+	       MS(60), avail(&q, &me, MS(100), MS(10), 0), "ns");
+	tap_eq("available: behind two kernel threads, 20 ms to the deadline leave nothing",
+	       0, avail(&q, &me, MS(20), MS(10), 0), "ns");
+	y.kthread_prio = false;
+	tap_eq("available: a task at that priority by anyone's choice still takes it all",
+	       0, avail(&q, &me, MS(100), MS(10), 0), "ns");
+
 	smart_queue_init(&q);
 	on_queue(&q, &me, 0, 0, 0);
 	on_queue(&q, &conv, 0, 0, 0);	/* beta 10 ms */

@@ -124,6 +124,10 @@ struct smart_infer {
  * @own_share:		the share it was given (smart_setattr(), nice)
  * @prio:		P, SMART_PRIO_MIN..SMART_PRIO_MAX
  * @state:		enum smart_se_state
+ * @kthread_prio:	a kernel thread at the priority sched_smart=all gives
+ *			them, for the system's sake rather than by anyone's
+ *			choice: a prediction counts a quantum of it, not the
+ *			whole CPU (smart_tc_available())
  * @tc:			its time constraint, if any
  * @future:		between two periodic constraints, the next one as predicted
  * @group:		its task group on the CPU of its queue, NULL for the
@@ -146,6 +150,7 @@ struct smart_entity {
 	u32 own_share;
 	s32 prio;
 	unsigned int state;
+	bool kthread_prio;
 	struct smart_tc tc;
 	struct smart_future future;
 	struct smart_group *group;

@@ -77,6 +77,7 @@ void smart_entity_init(struct smart_entity *se, s32 prio, u32 share)
 	se->own_share = share;
 	se->inv_share = smart_inv(se->share);
 	se->state = SMART_SE_OFF;
+	se->kthread_prio = false;
 	se->tc = (struct smart_tc){ };
 	INIT_LIST_HEAD(&se->future.node);
 	se->future.tc = (struct smart_tc){ };
@@ -1290,7 +1291,9 @@ static u64 smart_runnable_shares(struct smart_queue *q,
  * real-time task.  Walking the queue in value order from the top:
  *
  * - a more important conventional task of a higher priority runs first
- *   (step 1): nothing is available;
+ *   (step 1): nothing is available.  A kernel thread only there by the
+ *   rule of sched_smart=all (@kthread_prio) runs in bursts, most of them
+ *   far shorter than a quantum: a quantum of it is not available;
  * - the more important real-time tasks keep their place: they are put
  *   in a working schedule (step 3) and what they need before @tc's
  *   deadline, and the slack the later ones need to stay feasible, is
@@ -1361,8 +1364,12 @@ u64 smart_tc_available(struct smart_queue *q, const struct smart_entity *se,
 		if (++seen > SMART_WS_MAX)
 			return 0;
 		if (!smart_is_rt(o)) {
-			if (o->prio > me.prio)
-				return 0;
+			if (o->prio > me.prio) {
+				if (!o->kthread_prio)
+					return 0;
+				ahead = smart_add_sat(ahead, p->quantum_ns);
+				continue;
+			}
 			behind = true;
 			ahead = smart_add_sat(ahead, smart_catch_up(o, me.bvft, p));
 			continue;

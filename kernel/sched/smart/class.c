@@ -1234,6 +1234,7 @@ void sched_smart_fork(struct task_struct *p)
 	s32 prio = sse->ent.prio;
 	u32 share = sse->ent.own_share;
 	u64 debt = smart_fork_debt(p);
+	bool kthread_prio = sched_smart_all && (p->flags & PF_KTHREAD);
 
 	/*
 	 * Like the kernel's reset of a negative nice only, a reset lowers
@@ -1254,10 +1255,9 @@ void sched_smart_fork(struct task_struct *p)
 	 * a core-dump pipe) starts from the user defaults, with the share of
 	 * its nice value, or a user could start a process above every user.
 	 */
-	if (p->flags & PF_KTHREAD) {
-		if (sched_smart_all)
-			prio = SMART_PRIO_MAX;
-	} else if (current->flags & PF_KTHREAD) {
+	if (kthread_prio) {
+		prio = SMART_PRIO_MAX;
+	} else if (!(p->flags & PF_KTHREAD) && (current->flags & PF_KTHREAD)) {
 		prio = SMART_PRIO_DEFAULT;
 		share = smart_share_of_weight(p->se.load.weight);
 		sse->flags = 0;
@@ -1266,6 +1266,7 @@ void sched_smart_fork(struct task_struct *p)
 	if (!share)
 		share = SMART_SHARE_DEFAULT;
 	smart_entity_init(&sse->ent, prio, share);
+	sse->ent.kthread_prio = kthread_prio;
 	if (debt && prio == current->smart.ent.prio)
 		sse->ent.delta = smart_scale(debt, sse->ent.inv_share);
 	INIT_LIST_HEAD(&sse->wait_node);

@@ -156,6 +156,7 @@ void smart_proc_show_task(struct task_struct *p, struct seq_file *m)
 
 	rq = smart_lock_charged(p, &rf);
 	SMART_P("prio", sme->prio);
+	SMART_P("kthread_prio", sme->kthread_prio);
 	SMART_P("share", smart_user_share(sme->share));
 	SMART_P("own_share", sme->own_share);
 	SMART_P("state", sme->state);

@@ -142,6 +142,9 @@ static void smart_apply(struct task_struct *p, const struct smart_attr *attr)
 		sse->notify_signal = attr->notify_signal;
 	if (attr->mask & SMART_ATTR_FLAGS)
 		sse->flags = attr->flags;
+	/* A priority given to a kernel thread is someone's choice. */
+	if (attr->mask & SMART_ATTR_PRIORITY)
+		sse->ent.kthread_prio = false;
 
 	/* On no queue (not a SMART task yet) this only stores the values. */
 	smart_set_params(&sse->ent, prio, share, rq_clock(rq), &sp);
