@@ -200,8 +200,7 @@ FIXTURE_SETUP(rt)
 	hogs_init(&self->h);
 	REQUIRE_SMART();
 	REQUIRE_ROOT();
-	if (smart_stolen_clock())
-		SKIP(return, "SMART_STOLEN_CLOCK: no deadline is measured on this clock");
+	REQUIRE_OWN_CLOCK();
 	ASSERT_EQ(0, smart_note_install(SMART_NOTE_SIG));
 	TH_LOG("mode %s, %d CPUs, quantum %llu ns, resolution %llu ns", smart_mode_name(),
 	       online_cpus(), smart_tunable("quantum_ns", DEF_QUANTUM_NS),

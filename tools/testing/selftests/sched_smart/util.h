@@ -146,6 +146,12 @@ bool smart_attr_same(const struct smart_attr *x, const struct smart_attr *y);
 		SKIP(return, "needs root (uid %d)", (int)geteuid());	\
 } while (0)
 
+/* Skip a test that measures deadlines where the host steals the clock. */
+#define REQUIRE_OWN_CLOCK() do {					\
+	if (smart_stolen_clock())					\
+		SKIP(return, "SMART_STOLEN_CLOCK: no deadline is measured on this clock"); \
+} while (0)
+
 /* ------------------------------------------------------------------ */
 /* Files and sysctls                                                   */
 
