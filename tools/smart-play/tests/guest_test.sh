@@ -10,7 +10,7 @@
 #    taken (mode "smart"), every frame accounted for, at least 95% on
 #    time, no audio underrun;
 #  - the same beside a SCHED_SMART CPU hog on CPU 0: at least 90% on time
-#    (it needs about a quarter of the CPU and has half of it);
+#    (it needs 35-45% of a CPU under QEMU TCG and has half of it);
 #  - entertain.mkv (MPEG-4 part 2, about 65% of a CPU) beside the hog, in
 #    SMART mode: frames add up, no frame is skipped on the player's own
 #    estimate, every skip follows the kernel's word (the --frames log: a
@@ -20,6 +20,12 @@
 #  - the same with --no-smart: no constraint, no notification;
 #  - an unprivileged user: in opt-in mode the player says it cannot enter
 #    SCHED_SMART and plays best-effort; in all mode it takes constraints.
+#
+# With SMART_STOLEN_CLOCK set (QEMU without -icount on a busy host: the
+# guest's clock runs on while the host stops its vCPU, and the decoder is
+# charged for it), the checks of frames on time and of audio underruns
+# skip; everything else is checked.  scripts/test-all runs the test again
+# in its -icount boots, where they count.
 #
 # The clips are copied to /tmp first, and in opt-in mode the fair server
 # runs 5 ms every 100 ms instead of 50 ms every second for the test (put
@@ -38,6 +44,7 @@ S=${SMARTCTL:-$repo/build/tools/smartctl}
 J=${JSON_CHECK:-$repo/build/tools/json_check}
 M=${MEDIA:-$repo/build/media}
 mode=$(cat /proc/sys/kernel/sched_smart_all 2>/dev/null)
+case ${SMART_STOLEN_CLOCK:-0} in ''|0) stolen= ;; *) stolen=1 ;; esac
 
 tmp=$(mktemp -d 2>/dev/null || echo /tmp/smart-play-test.$$)
 mkdir -p "$tmp"
@@ -59,6 +66,15 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 . "$repo/scripts/guest-tap.sh"
+
+# timed DESCRIPTION COND-RESULT DIAG...: ok or nok on the result (0 or not)
+# of a check of time, which skips on a stolen clock
+timed() {
+	d=$1 r=$2; shift 2
+	if [ -n "$stolen" ]; then skip "$d" "SMART_STOLEN_CLOCK: no deadline is measured on this clock"
+	elif [ "$r" = 0 ]; then ok "$d"
+	else nok "$d" "$@"; fi
+}
 
 # jget FILE PATH: the value at PATH (jq style, .streams[0].frames), unquoted
 jget() {
@@ -139,10 +155,12 @@ echo "# alone: $(summary "$f")"
 	ok "alone: SMART mode, constraints taken" || nok "alone: SMART mode" "$(cat "$f" "$tmp/alone.err")"
 adds_up "$f" && ok "alone: every frame accounted for" || nok "alone: frames add up" "$(cat "$f")"
 frames=$(jget "$f" ".streams[0].frames"); on=$(jget "$f" ".streams[0].on_time")
-[ "$frames" -ge 95 ] && [ $((on * 100)) -ge $((frames * 95)) ] &&
-	ok "alone: $on of $frames frames on time (>= 95%)" || nok "alone: >= 95% on time" "$(summary "$f")"
-[ "$(jget "$f" ".streams[1].kind")" = audio ] && [ "$(jget "$f" ".streams[1].underruns")" = 0 ] &&
-	ok "alone: no audio underrun" || nok "alone: no audio underrun" "$(cat "$f")"
+[ "$frames" -ge 95 ] && [ $((on * 100)) -ge $((frames * 95)) ]
+timed "alone: $on of $frames frames on time (>= 95%)" $? "$(summary "$f")"
+[ "$(jget "$f" ".streams[1].kind")" = audio ] &&
+	ok "alone: the audio stream played" || nok "alone: the audio stream played" "$(cat "$f")"
+[ "$(jget "$f" ".streams[1].underruns")" = 0 ]
+timed "alone: no audio underrun" $? "$(cat "$f")"
 
 # --- beside a SMART hog -------------------------------------------------------------
 taskset -c 0 "$S" run -- sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
@@ -152,8 +170,8 @@ f=$tmp/hog.json
 echo "# beside a hog: $(summary "$f")"
 adds_up "$f" && ok "hog: every frame accounted for" || nok "hog: frames add up" "$(cat "$f")"
 frames=$(jget "$f" ".streams[0].frames"); on=$(jget "$f" ".streams[0].on_time")
-[ -n "$on" ] && [ $((on * 100)) -ge $((frames * 90)) ] &&
-	ok "hog: $on of $frames frames on time (>= 90%)" || nok "hog: >= 90% on time" "$(summary "$f")"
+[ -n "$on" ] && [ $((on * 100)) -ge $((frames * 90)) ]
+timed "hog: $on of $frames frames on time (>= 90%)" $? "$(summary "$f")"
 
 # --- over its share: entertain beside the hog ----------------------------------------
 play over -d 5 -f "$tmp/over.csv" "$M/entertain.mkv"
