@@ -152,6 +152,13 @@ bool smart_attr_same(const struct smart_attr *x, const struct smart_attr *y);
 		SKIP(return, "SMART_STOLEN_CLOCK: no deadline is measured on this clock"); \
 } while (0)
 
+/*
+ * Guard one check of lateness in a test that otherwise runs anywhere:
+ * if (OWN_CLOCK()) EXPECT_...; scripts/test-all runs the test again
+ * under -icount, where it is checked.
+ */
+#define OWN_CLOCK()	(!smart_stolen_clock())
+
 /* ------------------------------------------------------------------ */
 /* Files and sysctls                                                   */
 
