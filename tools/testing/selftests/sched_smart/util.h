@@ -73,8 +73,10 @@ bool smart_smoke(void);
  * SMART_STOLEN_CLOCK set: the clock runs on while the host stops this
  * machine's vCPU (QEMU TCG without -icount on a busy host), and the stolen
  * time is charged to whichever task was on it.  Tests that measure
- * deadlines to the millisecond skip there; under -icount the guest's clock
- * counts only what the guest executes.
+ * deadlines to the millisecond skip there (REQUIRE_OWN_CLOCK()), or guard
+ * just those checks with if (!smart_stolen_clock()); under -icount the
+ * guest's clock counts only what the guest executes, and scripts/test-all
+ * runs them again there.
  */
 bool smart_stolen_clock(void);
 
@@ -151,13 +153,6 @@ bool smart_attr_same(const struct smart_attr *x, const struct smart_attr *y);
 	if (smart_stolen_clock())					\
 		SKIP(return, "SMART_STOLEN_CLOCK: no deadline is measured on this clock"); \
 } while (0)
-
-/*
- * Guard one check of lateness in a test that otherwise runs anywhere:
- * if (OWN_CLOCK()) EXPECT_...; scripts/test-all runs the test again
- * under -icount, where it is checked.
- */
-#define OWN_CLOCK()	(!smart_stolen_clock())
 
 /* ------------------------------------------------------------------ */
 /* Files and sysctls                                                   */
