@@ -908,7 +908,10 @@ static int smart_find_free(struct task_struct *p, int prev)
 	return -1;
 }
 
-/* The allowed CPU with the fewest runnable tasks, @best on a tie. */
+/*
+ * The active allowed CPU with the fewest runnable tasks, @best on a tie;
+ * @best if there is none (it may be -1).
+ */
 static int smart_least_loaded(struct task_struct *p, int best)
 {
 	unsigned int best_nr = UINT_MAX;
@@ -950,8 +953,14 @@ static int select_task_rq_smart(struct task_struct *p, int prev_cpu, int wake_fl
 	cpu = smart_find_free(p, prev_cpu);
 	if (cpu >= 0)
 		return cpu;
-	if (!prev_ok || (wake_flags & (WF_FORK | WF_EXEC)))
-		return smart_least_loaded(p, prev_ok ? prev_cpu : -1);
+	/*
+	 * No active CPU allowed (a task pinned to CPUs that went offline
+	 * while it slept): @prev_cpu, and select_task_rq() falls back.
+	 */
+	if (!prev_ok || (wake_flags & (WF_FORK | WF_EXEC))) {
+		cpu = smart_least_loaded(p, prev_ok ? prev_cpu : -1);
+		return cpu >= 0 ? cpu : prev_cpu;
+	}
 	if (this_cpu != prev_cpu && smart_cpu_ok(p, this_cpu) &&
 	    smart_load(this_cpu) + 2 <= smart_load(prev_cpu))
 		return this_cpu;
