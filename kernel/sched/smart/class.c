@@ -364,6 +364,8 @@ static void update_curr_smart(struct rq *rq)
 		trace_smart_quantum(curr);
 		if (smart_next(rq) != curr)
 			resched_curr(rq);
+		else
+			smart_arm_timer(rq, curr);
 	}
 }
 
@@ -396,11 +398,14 @@ static void smart_preempt(struct rq *rq, bool told)
 	u64 res = READ_ONCE(smart_resolution_ns);
 
 	update_curr_smart(rq);
-	next = curr->sched_class == &smart_sched_class ? smart_next(rq) : curr;
-	if (next != curr) {
-		if (told && !test_tsk_need_resched(curr) && next &&
-		    smart_se(next)->prio <= smart_se(curr)->prio &&
-		    smart_ws_slack(smart_q(rq), ktime_get_ns()) >= res)
+	if (curr->sched_class == &smart_sched_class) {
+		next = smart_next(rq);
+		/* Its quantum or its company may have changed: the timer. */
+		if (next == curr)
+			smart_arm_timer(rq, curr);
+		else if (told && !test_tsk_need_resched(curr) && next &&
+			 smart_se(next)->prio <= smart_se(curr)->prio &&
+			 smart_ws_slack(smart_q(rq), ktime_get_ns()) >= res)
 			smart_start_timer(rq, res);
 		else
 			resched_curr(rq);
@@ -466,8 +471,11 @@ static void smart_check_preempt(struct rq *rq)
 	if (curr->sched_class != &smart_sched_class)
 		return;
 	next = smart_next(rq);
-	if (next == curr)
+	if (next == curr) {
+		/* A task that joins it ends its quantum on time. */
+		smart_arm_timer(rq, curr);
 		return;
+	}
 	nse = next ? smart_se(next) : NULL;
 	if (nse && !smart_is_rt(nse) && !smart_is_rt(cse) &&
 	    nse->prio == cse->prio && !rq->smart.rescued) {
