@@ -104,22 +104,71 @@ static inline void smart_update_masks(struct rq *rq) { }
 #endif
 
 /*
- * The next decision in @delay ns.  A timer already due by then stays as
- * it is: its callback decides and re-arms for the running task
- * (smart_timer_fn()), so a context switch among tasks with time left in
- * their quanta costs no reprogramming of the clock event device, only
- * one early callback per quantum at most.
+ * @rq's decision timer at @when, unless it is already due by then: its
+ * callback decides and re-arms for the running task (smart_timer_fn()),
+ * so a context switch among tasks with time left in their quanta costs no
+ * reprogramming of the clock event device, only one early callback per
+ * quantum at most.  The expiry is only ever written on @rq's own CPU
+ * under its lock; another CPU, holding the lock, may read it.
  */
-static void smart_start_timer(struct rq *rq, u64 delay)
+static bool smart_timer_due_by(struct rq *rq, ktime_t when)
 {
 	struct hrtimer *timer = &rq->smart.timer;
-	ktime_t when;
 
-	when = ktime_add_ns(ktime_get(), delay);
-	if (hrtimer_is_queued(timer) &&
-	    ktime_compare(hrtimer_get_expires(timer), when) <= 0)
+	return hrtimer_is_queued(timer) &&
+	       ktime_compare(hrtimer_get_expires(timer), when) <= 0;
+}
+
+static void smart_timer_set(struct rq *rq, ktime_t when)
+{
+	if (!smart_timer_due_by(rq, when))
+		hrtimer_start(&rq->smart.timer, when, HRTIMER_MODE_ABS_PINNED_HARD);
+}
+
+#ifdef CONFIG_SMP
+/* On @rq's CPU: start the timer another CPU asked for. */
+static void smart_timer_remote(void *arg)
+{
+	struct rq *rq = arg;
+	struct rq_flags rf;
+
+	rq_lock(rq, &rf);
+	if (rq->smart.timer_when) {
+		smart_timer_set(rq, rq->smart.timer_when);
+		rq->smart.timer_when = 0;
+	}
+	rq_unlock(rq, &rf);
+}
+
+/*
+ * Another CPU's timer is started on that CPU, as hrtick_start() does, so
+ * that it fires where its rq is: the earliest expiry asked for waits in
+ * ->timer_when for the IPI.  One pending at a time; a later request that
+ * is earlier finds it pending and moves ->timer_when.
+ */
+static void smart_timer_set_remote(struct rq *rq, ktime_t when)
+{
+	if (smart_timer_due_by(rq, when) ||
+	    (rq->smart.timer_when && ktime_compare(rq->smart.timer_when, when) <= 0))
 		return;
-	hrtimer_start(timer, when, HRTIMER_MODE_ABS_PINNED_HARD);
+	rq->smart.timer_when = when;
+	if (smp_call_function_single_async(cpu_of(rq), &rq->smart.timer_csd) == -ENXIO)
+		rq->smart.timer_when = 0;	/* offline: nothing to decide */
+}
+#endif
+
+/* The next decision on @rq (locked) in @delay ns, or earlier. */
+static void smart_start_timer(struct rq *rq, u64 delay)
+{
+	ktime_t when = ktime_add_ns(ktime_get(), delay);
+
+#ifdef CONFIG_SMP
+	if (rq != this_rq()) {
+		smart_timer_set_remote(rq, when);
+		return;
+	}
+#endif
+	smart_timer_set(rq, when);
 }
 
 /*
@@ -1207,6 +1256,9 @@ void init_smart_rq(struct rq *rq)
 	INIT_LIST_HEAD(&rq->smart.waiters);
 	hrtimer_init(&rq->smart.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
 	rq->smart.timer.function = smart_timer_fn;
+#ifdef CONFIG_SMP
+	INIT_CSD(&rq->smart.timer_csd, smart_timer_remote, rq);
+#endif
 }
 
 /*

@@ -10,6 +10,7 @@
 
 #include <linux/hrtimer.h>
 #include <linux/jump_label.h>
+#include <linux/smp.h>
 #include <uapi/linux/sched.h>
 
 struct rq;
@@ -25,6 +26,9 @@ struct task_group;
  * @q:		the algorithm's queues
  * @timer:	decision timer: fires at the running task's quantum end with
  *		resolution_ns granularity, independent of HZ
+ * @timer_when: the expiry another CPU asked @timer for, 0 if none; it is
+ *		started here by @timer_csd (smart_start_timer())
+ * @timer_csd:	IPI that starts @timer on this CPU for another one
  * @kicked:	another CPU asked this one to pull (balance_smart())
  * @busy:	this CPU is in smart_busy_mask: it has runnable SMART tasks
  * @overloaded:	this CPU is in smart_overload_mask: a SMART task waits
@@ -44,6 +48,10 @@ struct task_group;
 struct smart_rq {
 	struct smart_queue q;
 	struct hrtimer timer;
+#ifdef CONFIG_SMP
+	ktime_t timer_when;
+	call_single_data_t timer_csd;
+#endif
 	bool kicked;
 	bool busy;
 	bool overloaded;
