@@ -162,6 +162,8 @@ struct smart_entity {
  * @ent:		the algorithm's entity (value tuple, BVFT, lag)
  * @wait_node:		in smart_rq::waiters while runnable and not running
  * @wait_start:		when it last started waiting (rq clock, ns)
+ * @movable:		counted in its rq's smart.nr_movable: waiting, and
+ *			allowed on another CPU
  * @notify_signal:	signal for notifications, 0 means SIGXCPU
  * @flags:		SMART_FLAG_* from the uapi
  * @constraints_met:	time constraints that ended on time
@@ -205,6 +207,7 @@ struct sched_smart_entity {
 	struct smart_entity ent;
 	struct list_head wait_node;
 	u64 wait_start;
+	bool movable;
 	s32 notify_signal;
 	u32 flags;
 	u64 constraints_met;

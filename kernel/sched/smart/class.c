@@ -186,15 +186,31 @@ static void smart_arm_timer(struct rq *rq, struct task_struct *p)
 				    READ_ONCE(smart_resolution_ns)));
 }
 
+/*
+ * @p waits on @rq: runnable, not running.  One that may run on another
+ * CPU counts in ->nr_movable, which makes @rq overloaded (a CPU that may
+ * pull from it, smart_update_masks()), as rt.c's pushable tasks drive
+ * its rto_mask: tasks pinned to @rq make no other CPU look at it.
+ */
 static void smart_wait_start(struct rq *rq, struct task_struct *p)
 {
 	p->smart.wait_start = rq_clock(rq);
 	list_move_tail(&p->smart.wait_node, &rq->smart.waiters);
+	if (!p->smart.movable && p->nr_cpus_allowed > 1) {
+		p->smart.movable = true;
+		rq->smart.nr_movable++;
+	}
+	smart_update_masks(rq);
 }
 
-static void smart_wait_end(struct task_struct *p)
+static void smart_wait_end(struct rq *rq, struct task_struct *p)
 {
 	list_del_init(&p->smart.wait_node);
+	if (p->smart.movable) {
+		p->smart.movable = false;
+		rq->smart.nr_movable--;
+	}
+	smart_update_masks(rq);
 }
 
 /*
@@ -623,7 +639,7 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 		smart_leave(q, sme);
 	}
 
-	smart_wait_end(p);
+	smart_wait_end(rq, p);
 	if (rq->smart.rescue_next == p)
 		rq->smart.rescue_next = NULL;
 	if (rq->smart.told == p)
@@ -722,7 +738,7 @@ static void set_next_task_smart(struct rq *rq, struct task_struct *p, bool first
 	p->se.exec_start = rq_clock_task(rq);
 	/* The time before was not SMART's (put_prev_task_smart() ends it). */
 	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 0);
-	smart_wait_end(p);
+	smart_wait_end(rq, p);
 	told = rq->smart.told == p;
 	if (told) {
 		/* It runs: it hears it now, whichever way it was chosen. */
@@ -792,7 +808,7 @@ static void switched_from_smart(struct rq *rq, struct task_struct *p)
 	/* A task asleep on the queue leaves it with the class. */
 	if (sme->queue)
 		smart_leave(sme->queue, sme);
-	smart_wait_end(p);
+	smart_wait_end(rq, p);
 	/*
 	 * Still of a SMART policy: a priority-inheritance boost, which keeps
 	 * the task's SMART state (switching_to_smart()).  Really leaving
@@ -878,14 +894,14 @@ static void task_dead_smart(struct task_struct *p)
 #ifdef CONFIG_SMP
 
 /*
- * Two global masks keep placement and balancing independent of the
- * number of CPUs, as rt.c's rto_mask does: smart_busy_mask holds the
- * CPUs with a runnable SMART task, smart_overload_mask those where one
- * waits (at least two runnable), and smart_overload_count their number.
- * A CPU updates its bits only when its own state changes (under its rq
- * lock, smart_update_masks()); readers take them as hints and check the
- * CPU they chose.  With no waiting SMART task anywhere the pull path
- * costs one atomic read.
+ * Two global masks keep placement and balancing from visiting every CPU:
+ * smart_busy_mask holds the CPUs with a runnable SMART task,
+ * smart_overload_mask those where one waits that may run elsewhere
+ * (->nr_movable, as rt.c's pushable tasks set its rto_mask), and
+ * smart_overload_count their number.  A CPU updates its bits only when
+ * its own state changes (under its rq lock, smart_update_masks());
+ * readers take them as hints and check the CPU they chose.  With no
+ * waiting SMART task anywhere the pull path costs one atomic read.
  */
 static struct cpumask smart_busy_mask;
 static struct cpumask smart_overload_mask;
@@ -894,7 +910,8 @@ static atomic_t smart_overload_count;
 static void smart_update_masks(struct rq *rq)
 {
 	unsigned int nr = smart_q(rq)->nr_runnable;
-	bool busy = nr && cpu_active(cpu_of(rq)), over = busy && nr >= 2;
+	bool busy = nr && cpu_active(cpu_of(rq));
+	bool over = busy && nr >= 2 && rq->smart.nr_movable;
 
 	if (busy != rq->smart.busy) {
 		rq->smart.busy = busy;
@@ -1095,48 +1112,56 @@ static inline bool smart_imbalanced(unsigned int src_nr, unsigned int dst_nr)
 #define SMART_PULL_PROBES	4
 
 /*
- * Pull one task from an overloaded CPU if that evens the load: the first
- * of at most SMART_PULL_PROBES overloaded CPUs, from this one on, that
- * has at least two runnable SMART tasks more than this one.  Called with
- * @rq locked and unpinned; may drop and retake the lock.
+ * Pull the most important movable waiting task of @src to @rq if that
+ * evens the load.  Return: true if one came.
+ */
+static bool smart_pull_from(struct rq *rq, struct rq *src)
+{
+	struct task_struct *p = NULL;
+
+	double_lock_balance(rq, src);
+	/* Recheck: both locks were free while we looked. */
+	if (src->smart.nr_movable &&
+	    smart_imbalanced(smart_q(src)->nr_runnable, smart_load(cpu_of(rq)))) {
+		p = smart_pullable(src, cpu_of(rq));
+		if (p) {
+			deactivate_task(src, p, 0);
+			set_task_cpu(p, cpu_of(rq));
+			activate_task(rq, p, 0);
+			resched_curr(rq);
+		}
+	}
+	double_unlock_balance(rq, src);
+	return p;
+}
+
+/*
+ * Pull one task from an overloaded CPU if that evens the load: from the
+ * first of at most SMART_PULL_PROBES overloaded CPUs, from this one on,
+ * that has at least two runnable SMART tasks more than this one and a
+ * waiting task allowed here.  Called with @rq locked and unpinned; may
+ * drop and retake the lock.
  */
 static void smart_pull(struct rq *rq)
 {
 	int this_cpu = cpu_of(rq), cpu, probes = 0;
-	unsigned int here = smart_load(this_cpu);
-	struct task_struct *p;
-	struct rq *src = NULL;
 
 	if (!atomic_read(&smart_overload_count))
 		return;
 	/* The count before the mask, as pull_rt_task(). */
 	smp_rmb();
 	for_each_cpu_wrap(cpu, &smart_overload_mask, this_cpu + 1) {
+		struct rq *src = cpu_rq(cpu);
+
 		if (cpu == this_cpu)
 			continue;
-		if (smart_imbalanced(READ_ONCE(cpu_rq(cpu)->smart.q.nr_runnable),
-				     here)) {
-			src = cpu_rq(cpu);
-			break;
-		}
+		if (smart_imbalanced(READ_ONCE(src->smart.q.nr_runnable),
+				     smart_load(this_cpu)) &&
+		    smart_pull_from(rq, src))
+			return;
 		if (++probes >= SMART_PULL_PROBES)
-			break;
+			return;
 	}
-	if (!src)
-		return;
-
-	double_lock_balance(rq, src);
-	/* Recheck: both locks were free while we looked. */
-	if (smart_imbalanced(smart_q(src)->nr_runnable, smart_load(this_cpu))) {
-		p = smart_pullable(src, this_cpu);
-		if (p) {
-			deactivate_task(src, p, 0);
-			set_task_cpu(p, this_cpu);
-			activate_task(rq, p, 0);
-			resched_curr(rq);
-		}
-	}
-	double_unlock_balance(rq, src);
 }
 
 /*
@@ -1204,7 +1229,7 @@ static void smart_kick_balance(struct rq *rq, bool tick)
 	struct task_struct *p;
 	int cpu;
 
-	if (nr < 2)
+	if (nr < 2 || !rq->smart.nr_movable)
 		return;
 	p = smart_pullable(rq, -1);
 	if (!p)
@@ -1340,6 +1365,7 @@ void sched_smart_fork(struct task_struct *p)
 		sse->ent.delta = smart_scale(debt, sse->ent.inv_share);
 	INIT_LIST_HEAD(&sse->wait_node);
 	sse->wait_start = 0;
+	sse->movable = false;
 	sse->constraints_met = 0;
 	sse->constraints_missed = 0;
 	sse->notifications = 0;

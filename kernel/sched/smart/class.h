@@ -32,6 +32,8 @@ struct task_group;
  * @kicked:	another CPU asked this one to pull (balance_smart())
  * @busy:	this CPU is in smart_busy_mask: it has runnable SMART tasks
  * @overloaded:	this CPU is in smart_overload_mask: a SMART task waits
+ *		that may run on another CPU
+ * @nr_movable:	waiting tasks that may run on another CPU
  * @probe:	the next CPU the tick compares its load with
  * @waiters:	runnable tasks that are not running, longest waiting first
  * @last_wake_preempt: rq_clock() of the last preemption by a woken
@@ -55,6 +57,7 @@ struct smart_rq {
 	bool kicked;
 	bool busy;
 	bool overloaded;
+	unsigned int nr_movable;
 	int probe;
 	struct list_head waiters;
 	u64 last_wake_preempt;
