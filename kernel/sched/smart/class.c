@@ -898,8 +898,9 @@ static void task_dead_smart(struct task_struct *p)
  * smart_busy_mask holds the CPUs with a runnable SMART task,
  * smart_overload_mask those where one waits that may run elsewhere
  * (->nr_movable, as rt.c's pushable tasks set its rto_mask), and
- * smart_overload_count their number.  A CPU updates its bits only when
- * its own state changes (under its rq lock, smart_update_masks());
+ * smart_overload_count their number.  A CPU is in them only between
+ * rq_online_smart() and rq_offline_smart().  A CPU updates its bits only
+ * when its own state changes (under its rq lock, smart_update_masks());
  * readers take them as hints and check the CPU they chose.  With no
  * waiting SMART task anywhere the pull path costs one atomic read.
  */
@@ -910,7 +911,7 @@ static atomic_t smart_overload_count;
 static void smart_update_masks(struct rq *rq)
 {
 	unsigned int nr = smart_q(rq)->nr_runnable;
-	bool busy = nr && cpu_active(cpu_of(rq));
+	bool busy = nr && rq->smart.online;
 	bool over = busy && nr >= 2 && rq->smart.nr_movable;
 
 	if (busy != rq->smart.busy) {
@@ -1257,20 +1258,31 @@ static void task_woken_smart(struct rq *rq, struct task_struct *p)
 
 static void rq_online_smart(struct rq *rq)
 {
+	rq->smart.online = true;
 	smart_update_masks(rq);
 }
 
+/*
+ * @rq leaves its root domain: the CPU goes offline (it is no longer
+ * active), or the root domains are rebuilt (a cpuset change, another
+ * CPU's hotplug), when an active CPU goes offline and online again at
+ * once.  Only a CPU going away sends its sleepers off with their lag.
+ */
 static void rq_offline_smart(struct rq *rq)
 {
 	struct smart_entity *sme, *tmp;
 
-	/* Sleepers of a CPU going away leave its queue with their lag. */
+	rq->smart.online = false;
+	smart_update_masks(rq);
+	if (cpu_active(cpu_of(rq)))
+		return;
+	/* Their groups re-share the running task: charge it first. */
+	update_rq_clock(rq);
+	update_curr_smart(rq);
 	smart_group_batch(smart_q(rq));
 	list_for_each_entry_safe(sme, tmp, &smart_q(rq)->sleepers, sleep_node)
 		smart_leave(smart_q(rq), sme);
 	smart_group_batch_end(smart_q(rq));
-	/* cpu_active() is already false: the CPU leaves the masks. */
-	smart_update_masks(rq);
 }
 
 #endif /* CONFIG_SMP */

@@ -30,6 +30,7 @@ struct task_group;
  *		started here by @timer_csd (smart_start_timer())
  * @timer_csd:	IPI that starts @timer on this CPU for another one
  * @kicked:	another CPU asked this one to pull (balance_smart())
+ * @online:	between rq_online_smart() and rq_offline_smart()
  * @busy:	this CPU is in smart_busy_mask: it has runnable SMART tasks
  * @overloaded:	this CPU is in smart_overload_mask: a SMART task waits
  *		that may run on another CPU
@@ -55,6 +56,7 @@ struct smart_rq {
 	call_single_data_t timer_csd;
 #endif
 	bool kicked;
+	bool online;
 	bool busy;
 	bool overloaded;
 	unsigned int nr_movable;
