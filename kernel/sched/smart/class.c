@@ -238,7 +238,9 @@ static struct smart_entity *smart_decide_rq(struct rq *rq)
  * and the decision timer is armed for then.  One task at a time per CPU.
  * Only a queued task: dequeue_task_smart() lets it go, so the pointer
  * never outlives it.  One whose constraint ended or is past its deadline
- * gives way.
+ * gives way, and so does one of lower priority than @p: smart_told_now()
+ * runs it only when nothing of higher priority is picked, and it must
+ * not keep a more important task from hearing in time.
  */
 static void smart_tell(struct rq *rq, struct task_struct *p)
 {
@@ -248,7 +250,8 @@ static void smart_tell(struct rq *rq, struct task_struct *p)
 
 	if (smart_se(p)->state != SMART_SE_RUNNABLE ||
 	    smart_se(p)->queue != smart_q(rq) ||
-	    (t && (s64)(smart_se(t)->tc.deadline - ktime_get_ns()) > 0))
+	    (t && smart_se(t)->prio >= smart_se(p)->prio &&
+	     (s64)(smart_se(t)->tc.deadline - ktime_get_ns()) > 0))
 		return;
 	rq->smart.told = p;
 	wait = rq->smart.last_told + SMART_TOLD_EVERY * res - rq_clock(rq);
