@@ -800,6 +800,15 @@ static void switching_to_smart(struct rq *rq, struct task_struct *p)
 			 0, &sp);
 }
 
+/* @p leaves SMART for good: its constraint ends, nothing is kept. */
+static void smart_left(struct rq *rq, struct task_struct *p)
+{
+	if (smart_se(p)->tc.deadline)
+		smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_LEFT);
+	smart_tc_disarm(p);
+	smart_infer_forget(p);
+}
+
 static void switched_from_smart(struct rq *rq, struct task_struct *p)
 {
 	struct smart_entity *sme = smart_se(p);
@@ -818,11 +827,26 @@ static void switched_from_smart(struct rq *rq, struct task_struct *p)
 	 * SMART ends a constraint.
 	 */
 	p->smart.pi_boosted = task_should_smart(p->policy);
-	if (!p->smart.pi_boosted) {
-		if (sme->tc.deadline)
-			smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_LEFT);
-		smart_tc_disarm(p);
-		smart_infer_forget(p);
+	if (!p->smart.pi_boosted)
+		smart_left(rq, p);
+}
+
+/**
+ * sched_smart_setscheduler() - a task's policy changed
+ * @rq:	its rq, locked, clock updated
+ * @p:	the task, with its new policy; its class may be a PI boost's
+ *
+ * A task boosted out of SMART keeps its SMART state for the de-boost
+ * (switched_from_smart()).  If it takes a policy SMART does not schedule
+ * meanwhile, it has left for good, though no class change says so: its
+ * constraint ends (no notification comes after it), and if it enters
+ * again it does so as a new task (switching_to_smart()).
+ */
+void sched_smart_setscheduler(struct rq *rq, struct task_struct *p)
+{
+	if (p->smart.pi_boosted && !task_should_smart(p->policy)) {
+		p->smart.pi_boosted = false;
+		smart_left(rq, p);
 	}
 }
 

@@ -157,6 +157,7 @@ static inline u32 smart_share_of_weight(unsigned long weight)
 
 void init_smart_rq(struct rq *rq);
 void sched_smart_fork(struct task_struct *p);
+void sched_smart_setscheduler(struct rq *rq, struct task_struct *p);
 
 static inline struct task_struct *smart_task_of(struct smart_entity *sme)
 {
@@ -288,6 +289,8 @@ static inline void smart_group_set_shares(struct rq *rq,
 					  struct task_group *tg) { }
 static inline bool smart_refuses_bandwidth(u64 quota) { return false; }
 static inline void sched_smart_fork(struct task_struct *p) { }
+static inline void sched_smart_setscheduler(struct rq *rq,
+					    struct task_struct *p) { }
 static inline bool sched_smart_can_stop_tick(struct rq *rq) { return true; }
 struct seq_file;
 static inline void smart_proc_show_task(struct task_struct *p,
