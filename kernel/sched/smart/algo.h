@@ -268,6 +268,19 @@ void smart_sleep(struct smart_queue *q, struct smart_entity *se, u64 now,
 void smart_wake(struct smart_queue *q, struct smart_entity *se, u64 now,
 		const struct smart_params *p);
 void smart_expire_sleepers(struct smart_queue *q, u64 now);
+
+/* When the first sleeper's credit runs out (queue time); false if none. */
+static inline bool smart_sleepers_expire(struct smart_queue *q, u64 *when)
+{
+	struct smart_entity *se;
+
+	se = list_first_entry_or_null(&q->sleepers, struct smart_entity,
+				      sleep_node);
+	if (se)
+		*when = se->sleep_expire;
+	return se;
+}
+
 bool smart_charge(struct smart_queue *q, struct smart_entity *se, u64 now,
 		  u64 delta, const struct smart_params *p);
 void smart_yield(struct smart_queue *q, struct smart_entity *se,

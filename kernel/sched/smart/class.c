@@ -562,6 +562,20 @@ static void smart_check_preempt(struct rq *rq)
 	resched_curr(rq);
 }
 
+/*
+ * No SMART task runs on @rq: its sleepers would stay on its queue until
+ * the next SMART event here, counted in their groups' presence on this
+ * CPU (smart_tg_cpu_weight()), which may be never.  So the decision
+ * timer sends them off when their credit runs out.
+ */
+static void smart_watch_sleepers(struct rq *rq)
+{
+	u64 when, now = rq_clock(rq);
+
+	if (smart_sleepers_expire(smart_q(rq), &when))
+		smart_start_timer(rq, (s64)(when - now) > 0 ? when - now : 0);
+}
+
 static enum hrtimer_restart smart_timer_fn(struct hrtimer *timer)
 {
 	struct rq *rq = container_of(timer, struct rq, smart.timer);
@@ -587,6 +601,9 @@ static enum hrtimer_restart smart_timer_fn(struct hrtimer *timer)
 		 * return it again, and set_next_task_smart() is then not called.
 		 */
 		smart_arm_timer(rq, curr);
+	} else {
+		smart_expire_sleepers(smart_q(rq), rq_clock(rq));
+		smart_watch_sleepers(rq);
 	}
 	rq_unlock(rq, &rf);
 
@@ -729,6 +746,7 @@ static void put_prev_task_smart(struct rq *rq, struct task_struct *p,
 	smart_tc_watch(p);
 	if (!next || next->sched_class != &smart_sched_class) {
 		hrtimer_try_to_cancel(&rq->smart.timer);
+		smart_watch_sleepers(rq);
 		/* Another class runs now: the working schedule loses slack. */
 		smart_q(rq)->changed = true;
 	}
