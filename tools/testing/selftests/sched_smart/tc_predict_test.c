@@ -15,26 +15,6 @@
 #include "util.h"
 #include "tc.h"
 
-/* the state letter of /proc/pid/stat (R, S, D, ...), 0 on error */
-static char proc_state(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
-}
-
 TEST(available_idle_cpu)
 {
 	static const struct { unsigned int flags; long long est; } row[] = {

@@ -355,6 +355,25 @@ void hogs_measure(struct hog_set *h, long long window_ns)
 	h->t1 = hogs_sample(h, h->cpu1);
 }
 
+char proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
 long long hog_delta(const struct hog_set *h, int i)
 {
 	return h->cpu1[i] - h->cpu0[i];

@@ -211,7 +211,7 @@ int controller_cpu(void);
 /* ------------------------------------------------------------------ */
 /* Hogs: child processes released together, measured, then killed      */
 
-#define MAX_HOGS 16
+#define MAX_HOGS 64
 
 typedef void (*hog_body_t)(void *arg);
 
@@ -245,6 +245,9 @@ long long hogs_sample(struct hog_set *h, long long *out);
 void hogs_measure(struct hog_set *h, long long window_ns);
 
 long long hog_delta(const struct hog_set *h, int i);
+
+/* the state letter of /proc/PID/stat (R, S, D, ...), 0 on error */
+char proc_state(pid_t pid);
 
 bool hog_alive(const struct hog_set *h, int i);
 
