@@ -11,10 +11,15 @@
  *   fair_start      opt-in: a fair thread woken onto CPU 0, where a SMART
  *                   hog runs, starts within 20 ms while CPU 1 is idle
  *                   (SMART's run time is visible to fair through PELT)
+ *   timer_own_cpu   a CPU's decision timer fires on that CPU, also when
+ *                   another CPU armed it (a task moved or woken onto a
+ *                   busy CPU from elsewhere): traced, every expiry of
+ *                   smart_timer_fn of one timer is on one CPU
  */
 #include "../kselftest_harness.h"
 #include "util.h"
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 
 #define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
 
@@ -357,6 +362,98 @@ TEST_F(smp, fair_start)
 	       smart_ms(sum / START_ROUNDS), smart_ms(worst), late, START_ROUNDS,
 	       smart_ms(START_MAX_NS));
 	EXPECT_LE(worst, START_MAX_NS);
+}
+
+/* ------------------------------------------------------------------ */
+
+#define TIMER_INST	"/sys/kernel/tracing/instances/smart_timer_test"
+#define TIMER_MAX	64
+
+static void pinger_body(void *arg)
+{
+	int *fds = arg;
+	char c;
+
+	while (read(fds[0], &c, 1) == 1)
+		spin_cpu_ns(200 * 1000);
+	_exit(0);
+}
+
+TEST_F_TIMEOUT(smp, timer_own_cpu, 60)
+{
+	struct { char id[32]; unsigned long long cpus; } t[TIMER_MAX];
+	int fds[2], nt = 0, fired = 0, wrong = 0, i, cpu;
+	char path[160], line[512];
+	pid_t mover;
+	long long end;
+	FILE *f;
+
+	rmdir(TIMER_INST);
+	if (mkdir(TIMER_INST, 0755))
+		SKIP(return, "no tracefs instance: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s/events/timer/hrtimer_expire_entry/enable",
+		 TIMER_INST);
+	if (write_str(path, "1\n")) {
+		rmdir(TIMER_INST);
+		SKIP(return, "no hrtimer_expire_entry event");
+	}
+	ASSERT_EQ(0, pipe(fds));
+	/*
+	 * On CPU 1: a hog, two woken from CPU 0 at once (the second within
+	 * resolution_ns of the first: its preemption is left to the timer),
+	 * one moved in from CPU 0.
+	 */
+	ASSERT_EQ(0, pin_to(0, 0));
+	smart_hog(_metadata, &self->h, 1UL << 1, NULL, NULL);
+	smart_hog(_metadata, &self->h, 1UL << 1, pinger_body, fds);
+	smart_hog(_metadata, &self->h, 1UL << 1, pinger_body, fds);
+	mover = smart_hog(_metadata, &self->h, 1UL << 0, NULL, NULL);
+	close(fds[0]);
+	hogs_go(&self->h);
+	end = mono_ns() + 2 * NSEC_PER_SEC;
+	for (i = 0; mono_ns() < end; i++) {
+		ASSERT_EQ(2, write(fds[1], "pp", 2));
+		if (i % 4 == 0)
+			ASSERT_EQ(0, pin_mask(mover, 1UL << ((i / 4) & 1)));
+		sleep_ns(2 * NSEC_PER_MSEC);
+	}
+	close(fds[1]);
+	write_str(path, "0\n");
+
+	snprintf(path, sizeof(path), "%s/trace", TIMER_INST);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *b = strchr(line, '['), *h = strstr(line, "hrtimer=");
+		char id[32];
+
+		if (!b || !h || !strstr(line, "function=smart_timer_fn"))
+			continue;
+		cpu = atoi(b + 1);
+		if (sscanf(h + 8, "%31s", id) != 1 || cpu < 0 || cpu >= 64)
+			continue;
+		fired++;
+		for (i = 0; i < nt && strcmp(t[i].id, id); i++)
+			;
+		if (i == nt && nt < TIMER_MAX) {
+			snprintf(t[nt].id, sizeof(t[nt].id), "%s", id);
+			t[nt++].cpus = 0;
+		}
+		if (i < nt)
+			t[i].cpus |= 1ULL << cpu;
+	}
+	if (f)
+		fclose(f);
+	rmdir(TIMER_INST);
+	for (i = 0; i < nt; i++) {
+		if (__builtin_popcountll(t[i].cpus) > 1)
+			wrong++;
+		TH_LOG("decision timer %s fired on CPUs %#llx", t[i].id, t[i].cpus);
+	}
+	TH_LOG("%d expiries of %d decision timers", fired, nt);
+	ASSERT_GT(fired, 0);
+	EXPECT_EQ(0, wrong) {
+		TH_LOG("%d decision timers fired on more than one CPU", wrong);
+	}
 }
 
 TEST_HARNESS_MAIN
