@@ -18,6 +18,10 @@
  *   per_cpu           a pair of groups on every CPU, each CPU 25% / 75%
  *   spread            two CPUs, equal weights, 1 hog against 3: a group's
  *                     weight is divided among the CPUs where its tasks are
+ *   sleepers_elsewhere  a group's hog beside another group's on CPU 0, and
+ *                     three tasks of its group asleep on CPU 1, where
+ *                     nothing else of SMART runs: once their sleep credit
+ *                     is over they do not count, and the hogs get 50/50
  *   flood             an unprivileged process with 200 threads that
  *                     sleep past their credit and wake, again and again
  *                     (83% of a CPU in all), in a group of the same weight
@@ -397,6 +401,30 @@ TEST_F(cg, spread)
 	       got, 100.0 * (hog_delta(&self->h, 1) + hog_delta(&self->h, 2) +
 			     hog_delta(&self->h, 3)) / wall);
 	EXPECT_GE(got, 65.0);
+}
+
+static void nap_body(void *arg)
+{
+	spin_cpu_ns(5 * NSEC_PER_MSEC);
+	pause();
+}
+
+TEST_F(cg, sleepers_elsewhere)
+{
+	const char *a = cg_make(self, self->top, "a", 100);
+	const char *b = cg_make(self, self->top, "b", 100);
+	int i;
+
+	ASSERT_TRUE(a && b);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU");
+	cg_hog(_metadata, self, a, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, b, CPU0, NULL, NULL);
+	for (i = 0; i < 3; i++)
+		cg_hog(_metadata, self, a, 2UL, nap_body, NULL);
+	hogs_go(&self->h);
+	settle_measure(&self->h);
+	EXPECT_PART(&self->h, 0, 1, 50, "a's hog beside b's, 3 of a asleep on CPU 1");
 }
 
 #define FLOOD_THREADS 200
