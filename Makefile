@@ -9,12 +9,12 @@ S      := $(CURDIR)/scripts
 export SMART_CONFIG := $(CONFIG)
 
 .PHONY: help deps kernel headers initramfs host-test selftests demo tools tools-test media \
-	test fuzz run trace trace-shot bench bench-bin patches check-patches check-series \
+	test fuzz kcsan run trace trace-shot bench bench-bin patches check-patches check-series \
 	deb deb-tools deb-test deb-kernel-test clean distclean
 
 help:
 	@echo "make deps                 install missing Debian packages (apt)"
-	@echo "make kernel [CONFIG=test|bench|debug]  unpack, overlay, patch, configure, build bzImage"
+	@echo "make kernel [CONFIG=test|bench|debug|kcsan]  unpack, overlay, patch, configure, build bzImage"
 	@echo "make initramfs            busybox initramfs (build/initramfs.cpio)"
 	@echo "make host-test            host unit tests (tests/host)"
 	@echo "make selftests            build the kselftests into build/obj-test/kselftest/sched_smart"
@@ -24,6 +24,7 @@ help:
 	@echo "make media                test clips for smart-play (build/media, scripts/mkclips)"
 	@echo "make test                 everything; last line 'N passed, N failed'"
 	@echo "make fuzz [FUZZ_CALLS=N]  long syscall fuzz (10^6 calls per mode) on the debug kernel (KASAN, UBSAN, lockdep)"
+	@echo "make kcsan                the selftests on a KCSAN kernel in both modes; counts races in SMART code"
 	@echo "make run                  boot in QEMU: shell on a terminal, else the demo"
 	@echo "make bench [BENCH=quick|full|smoke]  evaluation suite in QEMU: build/bench/latest/report.md"
 	@echo "make bench-bin            build the workloads (build/bench/bin)"
@@ -91,6 +92,12 @@ FUZZ_MODES ?= optin all
 fuzz: deps headers
 	@$(S)/fuzz --calls $(FUZZ_CALLS) --modes "$(FUZZ_MODES)" $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) \
 		$(if $(filter 0,$(TRINITY)),--no-trinity) $(if $(filter 0,$(FUZZ_HOTPLUG)),--no-hotplug)
+
+# the data-race detector: configs/kcsan.config (build/obj-kcsan), the
+# selftests in both modes, KCSAN reports in SMART code counted; logs in
+# build/logs/kcsan
+kcsan: deps selftests tools media initramfs
+	@$(S)/kcsan
 
 run: deps kernel demo tools media initramfs
 	@if [ -t 0 ]; then $(S)/vm-run; \
