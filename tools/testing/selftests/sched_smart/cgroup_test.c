@@ -45,14 +45,6 @@ FIXTURE(cg) {
 	int nr_made;
 };
 
-static int cg_write(const char *dir, const char *file, const char *val)
-{
-	char path[320];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return write_str(path, val);
-}
-
 static bool cg_ready(void)
 {
 	struct stat st;
@@ -60,7 +52,7 @@ static bool cg_ready(void)
 	if (stat(CGROOT "/cgroup.controllers", &st) &&
 	    mount("none", CGROOT, "cgroup2", 0, NULL))
 		return false;
-	return !cg_write(CGROOT, "cgroup.subtree_control", "+cpu");
+	return !write_in(CGROOT, "cgroup.subtree_control", "+cpu");
 }
 
 /* mkdir @name under @parent (a path below self->top or top itself) */
@@ -75,7 +67,7 @@ static const char *cg_make(FIXTURE_DATA(cg) * self, const char *parent,
 		return NULL;
 	self->nr_made++;
 	snprintf(w, sizeof(w), "%d", weight);
-	if (weight && cg_write(dir, "cpu.weight", w))
+	if (weight && write_in(dir, "cpu.weight", w))
 		return NULL;
 	return dir;
 }
@@ -85,7 +77,7 @@ static int cg_enter(const char *dir, pid_t pid)
 	char s[16];
 
 	snprintf(s, sizeof(s), "%d", pid);
-	return cg_write(dir, "cgroup.procs", s);
+	return write_in(dir, "cgroup.procs", s);
 }
 
 FIXTURE_SETUP(cg)
@@ -101,7 +93,7 @@ FIXTURE_SETUP(cg)
 	ASSERT_EQ(0, mkdir(self->top, 0755)) {
 		TH_LOG("mkdir %s: %s", self->top, strerror(errno));
 	}
-	ASSERT_EQ(0, cg_write(self->top, "cgroup.subtree_control", "+cpu")) {
+	ASSERT_EQ(0, write_in(self->top, "cgroup.subtree_control", "+cpu")) {
 		TH_LOG("enable cpu below %s: %s", self->top, strerror(errno));
 	}
 	TH_LOG("mode %s, %d CPUs", smart_mode_name(), online_cpus());
@@ -196,7 +188,7 @@ TEST_F(cg, nested)
 	const char *a1, *a2;
 
 	ASSERT_TRUE(a && b);
-	ASSERT_EQ(0, cg_write(a, "cgroup.subtree_control", "+cpu"));
+	ASSERT_EQ(0, write_in(a, "cgroup.subtree_control", "+cpu"));
 	a1 = cg_make(self, a, "a1", 100);
 	a2 = cg_make(self, a, "a2", 300);
 	ASSERT_TRUE(a1 && a2);
@@ -223,10 +215,10 @@ TEST_F(cg, weight_change)
 	hogs_go(&self->h);
 	settle_measure(&self->h);
 	EXPECT_PART(&self->h, 0, 2, 50, "a (100, 2 hogs) before");
-	ASSERT_EQ(0, cg_write(a, "cpu.weight", "300"));
+	ASSERT_EQ(0, write_in(a, "cpu.weight", "300"));
 	settle_measure(&self->h);
 	EXPECT_PART(&self->h, 0, 2, 75, "a after cpu.weight 300");
-	ASSERT_EQ(0, cg_write(a, "cpu.weight.nice", "19"));
+	ASSERT_EQ(0, write_in(a, "cpu.weight.nice", "19"));
 	settle_measure(&self->h);
 	/*
 	 * nice 19 is weight 15 against b's 1024: 1.4% in the long run.
@@ -263,7 +255,7 @@ TEST_F(cg, idle_group)
 	const char *b = cg_make(self, self->top, "b", 0);
 
 	ASSERT_TRUE(a && b);
-	ASSERT_EQ(0, cg_write(a, "cpu.idle", "1"));
+	ASSERT_EQ(0, write_in(a, "cpu.idle", "1"));
 	cg_hog(_metadata, self, a, CPU0, NULL, NULL);
 	cg_hog(_metadata, self, a, CPU0, NULL, NULL);
 	cg_hog(_metadata, self, b, CPU0, NULL, NULL);
@@ -273,7 +265,7 @@ TEST_F(cg, idle_group)
 	TH_LOG("a (cpu.idle 1, 2 hogs): %.2f%% (at most 0.3%% + 1)",
 	       part(&self->h, 0, 2));
 	EXPECT_LE(part(&self->h, 0, 2), 1.3);
-	ASSERT_EQ(0, cg_write(a, "cpu.idle", "0"));
+	ASSERT_EQ(0, write_in(a, "cpu.idle", "0"));
 	settle_measure(&self->h);
 	EXPECT_PART(&self->h, 0, 2, 50, "a after cpu.idle 0");
 }
@@ -314,7 +306,7 @@ TEST_F(cg, churn)
 		if (cg_enter(g[(moves / self->h.n) % 3], self->h.pid[i]))
 			fails++;
 		if (!(moves % 50))
-			cg_write(g[moves % 3], "cpu.weight",
+			write_in(g[moves % 3], "cpu.weight",
 				 moves % 100 ? "1000" : "10");
 		/* CPU 1 leaves and comes back: its sleepers leave its queue */
 		if (hotplug && !(moves % 200) &&
@@ -531,7 +523,7 @@ TEST_F(cg, cpu_max)
 	int r;
 
 	ASSERT_NE(NULL, a);
-	r = cg_write(a, "cpu.max", "50000 100000");
+	r = write_in(a, "cpu.max", "50000 100000");
 	if (r == -ENOENT)
 		SKIP(return, "no cpu.max (CONFIG_CFS_BANDWIDTH off)");
 	if (smart_mode() == 1) {
@@ -542,7 +534,7 @@ TEST_F(cg, cpu_max)
 	} else {
 		EXPECT_EQ(0, r);
 	}
-	EXPECT_EQ(0, cg_write(a, "cpu.max", "max 100000"));
+	EXPECT_EQ(0, write_in(a, "cpu.max", "max 100000"));
 }
 
 TEST_HARNESS_MAIN

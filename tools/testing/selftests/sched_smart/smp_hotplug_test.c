@@ -375,36 +375,15 @@ TEST_F(hp, pinned_pairs)
 
 #define CGROOT		"/sys/fs/cgroup"
 
-static int cg_set(const char *dir, const char *file, const char *val)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return write_str(path, val);
-}
-
-/* The CPUs hogs [from, to) ran on in the window, from /proc; -1: not seen. */
+/* The CPUs hogs [from, to) are on now, from /proc. */
 static unsigned long hogs_cpus(struct hog_set *h, int from, int to)
 {
 	unsigned long m = 0;
-	char path[64], buf[1024], *p;
-	int i, f, cpu, fd;
-	ssize_t n;
+	int i, cpu;
 
 	for (i = from; i < to; i++) {
-		snprintf(path, sizeof(path), "/proc/%d/stat", h->pid[i]);
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = 0;
-		p = strrchr(buf, ')');
-		for (f = 2; p && f < 39; f++)
-			p = strchr(p + 1, ' ');
-		if (p && sscanf(p + 1, "%d", &cpu) == 1 && cpu >= 0 && cpu < 64)
+		cpu = proc_stat_cpu(h->pid[i]);
+		if (cpu >= 0 && cpu < 64)
 			m |= 1UL << cpu;
 	}
 	return m;
@@ -462,27 +441,27 @@ TEST_F_TIMEOUT(hp, partitions, 120)
 	if (stat(CGROOT "/cgroup.controllers", &st) &&
 	    mount("none", CGROOT, "cgroup2", 0, NULL))
 		SKIP(return, "no cgroup v2 at " CGROOT);
-	if (cg_set(CGROOT, "cgroup.subtree_control", "+cpuset"))
+	if (write_in(CGROOT, "cgroup.subtree_control", "+cpuset"))
 		SKIP(return, "no cpuset controller: %s", strerror(errno));
 	snprintf(dir, sizeof(self->part), CGROOT "/smart-part-%d", getpid());
 	ASSERT_EQ(0, mkdir(dir, 0755)) {
 		dir[0] = 0;
 	}
-	ASSERT_EQ(0, cg_set(dir, "cpuset.cpus", "2-3"));
-	ASSERT_EQ(0, cg_set(dir, "cpuset.mems", "0"));
+	ASSERT_EQ(0, write_in(dir, "cpuset.cpus", "2-3"));
+	ASSERT_EQ(0, write_in(dir, "cpuset.mems", "0"));
 	for (k = 0; k < 6; k++) {
 		ASSERT_LT(0, hog_spawn(&self->h, 0, hog_spin_forever, NULL));
 		ASSERT_EQ(0, smart_set(self->h.pid[k], SMART_ATTR_PRIORITY | SMART_ATTR_SHARE,
 				       0, 1024));
 		if (k < 4) {
 			snprintf(pids, sizeof(pids), "%d\n", self->h.pid[k]);
-			ASSERT_EQ(0, cg_set(dir, "cgroup.procs", pids));
+			ASSERT_EQ(0, write_in(dir, "cgroup.procs", pids));
 		}
 	}
 	/* The outside ones may not use the partition's CPUs once it is one. */
 	hogs_go(&self->h);
 
-	r = cg_set(dir, "cpuset.cpus.partition", "root");
+	r = write_in(dir, "cpuset.cpus.partition", "root");
 	EXPECT_EQ(0, r) {
 		TH_LOG("root partition: %s", strerror(-r));
 	}
@@ -493,13 +472,13 @@ TEST_F_TIMEOUT(hp, partitions, 120)
 		ASSERT_EQ(0, set_online(self, 3, true));
 		check_partition(_metadata, &self->h, part, 2, "root partition, CPU 3 back");
 	}
-	r = cg_set(dir, "cpuset.cpus.partition", "isolated");
+	r = write_in(dir, "cpuset.cpus.partition", "isolated");
 	EXPECT_EQ(0, r) {
 		TH_LOG("isolated partition: %s", strerror(-r));
 	}
 	if (!r)
 		check_partition(_metadata, &self->h, part, 2, "isolated partition");
-	EXPECT_EQ(0, cg_set(dir, "cpuset.cpus.partition", "member"));
+	EXPECT_EQ(0, write_in(dir, "cpuset.cpus.partition", "member"));
 }
 
 TEST_HARNESS_MAIN

@@ -62,33 +62,6 @@ static pid_t smart_hog(struct __test_metadata *_metadata, struct hog_set *h,
 	return pid;
 }
 
-/* field 39 (processor) of /proc/pid/stat, -1 on error */
-static int stat_cpu(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	int fd, field, cpu = -1;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	p = strrchr(buf, ')');	/* comm may contain spaces */
-	if (!p)
-		return -1;
-	/* p[1] = ' ', then field 3 */
-	for (field = 2; p && field < 39; field++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		sscanf(p + 1, "%d", &cpu);
-	return cpu;
-}
-
 /* ------------------------------------------------------------------ */
 
 TEST_F(smp, fair_unpinned)
@@ -116,7 +89,7 @@ TEST_F(smp, fair_unpinned)
 
 		TH_LOG("hog %d: %.1f ms = %.1f%% of a CPU, %.2f x the mean, on CPU %d",
 		       i, smart_ms(hog_delta(&self->h, i)), 100 * util, rel,
-		       stat_cpu(self->h.pid[i]));
+		       proc_stat_cpu(self->h.pid[i]));
 		if (smart_smoke()) {
 			EXPECT_GT(hog_delta(&self->h, i), 0);
 			continue;
@@ -179,7 +152,7 @@ TEST_F(smp, affinity)
 	hogs_measure(&self->h, 1500 * NSEC_PER_MSEC);
 	wall = self->h.t1 - self->h.t0;
 	mine = hog_delta(&self->h, 0);
-	cpu_end = stat_cpu(pinned);
+	cpu_end = proc_stat_cpu(pinned);
 	s->stop = 1;
 
 	TH_LOG("pinned hog: %ld samples, %ld off CPU 1 (last bad CPU %d), %.1f ms CPU in "
@@ -210,7 +183,7 @@ static void check_all_running(struct __test_metadata *_metadata, struct hog_set 
 	for (i = 0; i < h->n; i++) {
 		total += hog_delta(h, i);
 		TH_LOG("%s: hog %d: %.1f ms (fair %.1f ms), on CPU %d", when, i,
-		       smart_ms(hog_delta(h, i)), smart_ms(fair), stat_cpu(h->pid[i]));
+		       smart_ms(hog_delta(h, i)), smart_ms(fair), proc_stat_cpu(h->pid[i]));
 		EXPECT_TRUE(hog_alive(h, i)) {
 			TH_LOG("%s: hog %d (pid %d) is gone", when, i, h->pid[i]);
 		}

@@ -355,23 +355,57 @@ void hogs_measure(struct hog_set *h, long long window_ns)
 	h->t1 = hogs_sample(h, h->cpu1);
 }
 
-char proc_state(pid_t pid)
+/* /proc/PID/stat into @buf; the fields after "pid (comm)", NULL on error */
+static const char *proc_stat_fields(pid_t pid, char *buf, size_t len)
 {
-	char path[64], buf[512], *p;
+	char path[64], *p;
 	ssize_t n;
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
+		return NULL;
+	n = read(fd, buf, len - 1);
 	close(fd);
 	if (n <= 0)
-		return 0;
+		return NULL;
 	buf[n] = 0;
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
+	p = strrchr(buf, ')');	/* comm may contain spaces */
+	return p && p[1] == ' ' ? p + 2 : NULL;
+}
+
+char proc_state(pid_t pid)
+{
+	char buf[1024];
+	const char *p = proc_stat_fields(pid, buf, sizeof(buf));
+
+	return p ? p[0] : 0;
+}
+
+int proc_stat_cpu(pid_t pid)
+{
+	char buf[1024];
+	const char *p = proc_stat_fields(pid, buf, sizeof(buf));
+	int field, cpu = -1;
+
+	/* p is at field 3 (state); the CPU is field 39 */
+	for (field = 3; p && field < 39; field++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (p)
+		sscanf(p, "%d", &cpu);
+	return cpu;
+}
+
+int write_in(const char *dir, const char *file, const char *val)
+{
+	char path[320];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return write_str(path, val);
 }
 
 long long hog_delta(const struct hog_set *h, int i)

@@ -163,6 +163,9 @@ int read_u64(const char *path, unsigned long long *v);
 /* one write(2) of s; 0 or -errno (open or write failure) */
 int write_str(const char *path, const char *s);
 
+/* write_str() to DIR/FILE (a cgroup's file) */
+int write_in(const char *dir, const char *file, const char *val);
+
 unsigned long long smart_tunable(const char *name, unsigned long long dflt);
 
 /* ------------------------------------------------------------------ */
@@ -248,6 +251,9 @@ long long hog_delta(const struct hog_set *h, int i);
 
 /* the state letter of /proc/PID/stat (R, S, D, ...), 0 on error */
 char proc_state(pid_t pid);
+
+/* the CPU a task last ran on (field 39 of /proc/PID/stat), -1 on error */
+int proc_stat_cpu(pid_t pid);
 
 bool hog_alive(const struct hog_set *h, int i);
 
