@@ -132,7 +132,7 @@ struct smart_infer {
  * @future:		between two periodic constraints, the next one as predicted
  * @group:		its task group on the CPU of its queue, NULL for the
  *			root group; set by the owner before smart_join()
- * @group_node:		in @group's members while on a queue
+ * @share_gen:		smart_queue::share_gen when @share was computed
  */
 struct smart_entity {
 	struct rb_node node;
@@ -154,7 +154,7 @@ struct smart_entity {
 	struct smart_tc tc;
 	struct smart_future future;
 	struct smart_group *group;
-	struct list_head group_node;
+	u64 share_gen;
 };
 
 /**

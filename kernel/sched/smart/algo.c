@@ -56,8 +56,7 @@ void smart_queue_init(struct smart_queue *q)
 	q->ws_moved = false;
 	q->stale = false;
 	q->changed = true;
-	INIT_LIST_HEAD(&q->gdirty);
-	q->gbatch = 0;
+	q->share_gen = 0;
 }
 
 void smart_entity_init(struct smart_entity *se, s32 prio, u32 share)
@@ -82,7 +81,7 @@ void smart_entity_init(struct smart_entity *se, s32 prio, u32 share)
 	INIT_LIST_HEAD(&se->future.node);
 	se->future.tc = (struct smart_tc){ };
 	se->group = NULL;
-	INIT_LIST_HEAD(&se->group_node);
+	se->share_gen = 0;
 }
 
 /**
@@ -572,6 +571,7 @@ void smart_wake(struct smart_queue *q, struct smart_entity *se, u64 now,
 	list_del_init(&se->sleep_node);
 	smart_vsub(&se->bvft, &se->bfrac, se->bias, se->inv_share);
 	se->bias = 0;
+	smart_group_update(q, se);
 	smart_bound_credit(smart_level_of(q, se), se, p);
 	se->state = SMART_SE_RUNNABLE;
 	smart_tree_add(q, se);
@@ -592,11 +592,9 @@ void smart_expire_sleepers(struct smart_queue *q, u64 now)
 {
 	struct smart_entity *se;
 
-	smart_group_batch(q);
 	while ((se = smart_first_sleeper(q)) &&
 	       (s64)(se->sleep_expire - now) <= 0)
 		smart_leave(q, se);
-	smart_group_batch_end(q);
 }
 
 /* A quantum completed: eq. (4), as often as E covers Q. */
@@ -644,7 +642,6 @@ bool smart_charge(struct smart_queue *q, struct smart_entity *se, u64 now,
 	u64 start = now - delta;
 	struct smart_entity *s;
 
-	smart_group_batch(q);
 	while ((s = smart_first_sleeper(q)) &&
 	       (s64)(s->sleep_expire - now) <= 0) {
 		if ((s64)(s->sleep_expire - start) > 0) {
@@ -654,7 +651,6 @@ bool smart_charge(struct smart_queue *q, struct smart_entity *se, u64 now,
 		smart_leave(q, s);
 	}
 	smart_level_advance(l, now - start);
-	smart_group_batch_end(q);
 
 	/*
 	 * Time the head of the working schedule did not get: slack shrank.
@@ -669,6 +665,8 @@ bool smart_charge(struct smart_queue *q, struct smart_entity *se, u64 now,
 	else if (se->future.tc.deadline &&
 		 (s64)(now - se->future.tc.deadline) >= 0)
 		smart_future_drop(se);
+	/* What it ran was charged at the share it had; now its new one. */
+	smart_group_update(q, se);
 	if (se->exec < se->quantum)
 		return false;
 	smart_next_quantum(q, se, p);

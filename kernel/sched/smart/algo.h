@@ -144,9 +144,9 @@ struct smart_ws {
  *		the same constraint
  * @stale:	@pick is out of date; @ws was kept up to date as @tree changed
  * @changed:	@ws and @pick must be rebuilt from scratch
- * @gdirty:	groups whose members' shares are to be recomputed at the end
- *		of a batch of leaves (smart_group::dirty)
- * @gbatch:	leaves are being batched (smart_expire_sleepers())
+ * @share_gen:	bumped by every change of a group's sum: a grouped entity
+ *		whose smart_entity::share_gen differs has a share to
+ *		recompute (smart_group_update())
  */
 struct smart_queue {
 	struct rb_root_cached tree;
@@ -164,8 +164,7 @@ struct smart_queue {
 	bool ws_moved;
 	bool stale;
 	bool changed;
-	struct list_head gdirty;
-	unsigned int gbatch;
+	u64 share_gen;
 };
 
 /*
@@ -181,13 +180,12 @@ struct smart_queue {
  * @sum:	the shares of its members (their @own_share) and the weights of
  *		its child groups that have an entity on the queue at it
  * @nr:		how many members and child groups that is
- * @shared:	@sum when the shares below were last recomputed
  */
 struct smart_group_level {
 	u64 sum;
 	unsigned int nr;
-	u64 shared;
 };
+
 
 /**
  * struct smart_group - a task group on one CPU: an interior node of the
@@ -196,13 +194,6 @@ struct smart_group_level {
  *		the root group
  * @weight:	its share among its siblings (from cpu.weight)
  * @nr:		entities on the queue in this group and below
- * @members:	its own entities on the queue (smart_entity::group_node)
- * @children:	child groups with an entity on the queue (@sibling)
- * @sibling:	in the parent's @children while @nr
- * @hshare:	scratch of smart_group_reshare(): the group's share on the
- *		queue, in units of 2^-SMART_GROUP_SHIFT
- * @dirty:	priority indexes whose shares a batch left to recompute
- * @dirty_node:	in the queue's @gdirty while @dirty
  * @at:		per priority, index prio - SMART_PRIO_MIN
  * @refreshed:	jiffies when the tick last brought @weight up to date with
  *		where the group's tasks are (smart_tick_groups(), in the
@@ -220,12 +211,6 @@ struct smart_group {
 	struct smart_group *parent;
 	u32 weight;
 	unsigned int nr;
-	struct list_head members;
-	struct list_head children;
-	struct list_head sibling;
-	u64 hshare;
-	u64 dirty;
-	struct list_head dirty_node;
 	struct smart_group_level at[SMART_NR_PRIO];
 	unsigned long refreshed;
 };
@@ -236,22 +221,17 @@ u32 smart_group_enter(struct smart_queue *q, struct smart_entity *se);
 void smart_group_exit(struct smart_queue *q, struct smart_entity *se);
 void smart_group_set_weight(struct smart_queue *q, struct smart_group *g,
 			    u32 weight);
-void smart_group_flush(struct smart_queue *q);
+void smart_group_refresh(struct smart_queue *q, struct smart_entity *se);
 
 /*
- * Leaves between these two calls recompute their groups' shares once, at
- * the end: a hundred sleepers of one group expiring together cost one
- * pass over the group, not a hundred.
+ * A grouped entity takes its new share if a group's sum changed since it
+ * last did (group.c): when it is charged and when it wakes up.
  */
-static inline void smart_group_batch(struct smart_queue *q)
+static inline void smart_group_update(struct smart_queue *q,
+				      struct smart_entity *se)
 {
-	q->gbatch++;
-}
-
-static inline void smart_group_batch_end(struct smart_queue *q)
-{
-	if (!--q->gbatch && !list_empty(&q->gdirty))
-		smart_group_flush(q);
+	if (se->group && se->share_gen != q->share_gen)
+		smart_group_refresh(q, se);
 }
 
 u32 smart_group_share(const struct smart_group *g, s32 prio, u32 own);

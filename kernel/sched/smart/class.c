@@ -1321,13 +1321,11 @@ static void rq_offline_smart(struct rq *rq)
 	smart_update_masks(rq);
 	if (cpu_active(cpu_of(rq)))
 		return;
-	/* Their groups re-share the running task: charge it first. */
+	/* Their groups' sums change the running task's share: charge it. */
 	update_rq_clock(rq);
 	update_curr_smart(rq);
-	smart_group_batch(smart_q(rq));
 	list_for_each_entry_safe(sme, tmp, &smart_q(rq)->sleepers, sleep_node)
 		smart_leave(smart_q(rq), sme);
-	smart_group_batch_end(smart_q(rq));
 }
 
 #endif /* CONFIG_SMP */

@@ -25,11 +25,19 @@
  * those of one SFQ over the leaves.
  *
  * When a group's membership at P changes (an entity joins or leaves the
- * queue, a child group gains its first or loses its last entity at P),
- * the shares below the highest group whose sum changed are recomputed
- * (smart_group_reshare()): O(entities below it) on that CPU, at most
- * once per join or leave.  A sleeper keeps its place on the queue for
- * the sleep credit (§3.3), so short sleeps change nothing.
+ * queue, a child group gains its first or loses its last entity at P,
+ * a weight changes), the S of every entity below the highest group whose
+ * sum changed moves.  Recomputing them there and then would cost one
+ * re-insertion per entity under the rq lock: with a thousand sibling
+ * groups, a thousand at every wake-up in one of them.  So shares are
+ * lazy: a change only bumps the queue's share generation, and an entity
+ * takes its new S the next time it is charged or wakes up
+ * (smart_group_refresh()).  Until then it keeps the S, and so the BVFT,
+ * of its current quantum, as SFQ stamps a packet with the rate it had on
+ * arrival; what it runs is charged at its new S.  The level's sum of
+ * shares adds the S the entities have, so V_P stays consistent with
+ * them.  Every event costs O(depth): the sums are updated up the chain
+ * of groups, and a share is the product of the ratios up to the root.
  */
 #include "algo.h"
 
@@ -38,23 +46,25 @@ static inline unsigned int smart_prio_idx(s32 prio)
 	return prio - SMART_PRIO_MIN;
 }
 
+/**
+ * smart_group_init() - set up a group's node on one CPU
+ * @g:		the node
+ * @parent:	the node of its parent group on the same CPU, NULL for a
+ *		child of the root group
+ * @weight:	its weight among its siblings
+ */
 void smart_group_init(struct smart_group *g, struct smart_group *parent,
 		      u32 weight)
 {
 	memset(g, 0, sizeof(*g));
 	g->parent = parent;
 	g->weight = clamp_t(u32, weight, SMART_SHARE_MIN, SMART_SHARE_MAX);
-	INIT_LIST_HEAD(&g->members);
-	INIT_LIST_HEAD(&g->children);
-	INIT_LIST_HEAD(&g->sibling);
-	INIT_LIST_HEAD(&g->dirty_node);
 }
 
 /*
  * @g's share on the queue at priority index @i, in the algorithm's units
- * (smart_core_share()) with SMART_GROUP_SHIFT more fractional bits.  The
- * one computation of it: smart_group_reshare() and smart_group_enter()
- * must give an entity the same share.
+ * (smart_core_share()) with SMART_GROUP_SHIFT more fractional bits:
+ * O(depth).
  */
 static u64 smart_group_hshare(const struct smart_group *g, unsigned int i)
 {
@@ -95,81 +105,6 @@ u32 smart_group_share(const struct smart_group *g, s32 prio, u32 own)
 	return smart_group_part(smart_group_hshare(g, i), own, g->at[i].sum);
 }
 
-/* The next child group of @g after @pos (NULL: the first) active at @i. */
-static struct smart_group *smart_group_next_child(struct smart_group *g,
-						  struct smart_group *pos,
-						  unsigned int i)
-{
-	pos = list_prepare_entry(pos, &g->children, sibling);
-	list_for_each_entry_continue(pos, &g->children, sibling) {
-		if (pos->at[i].nr)
-			return pos;
-	}
-	return NULL;
-}
-
-/*
- * Give every entity of priority index @i below @top (in @top and in the
- * groups under it) its share after a change of a sum at or below @top.
- * A pre-order walk of the active subtree without recursion: cgroups may
- * nest deeply and this runs under the rq lock.
- */
-static void smart_group_reshare(struct smart_queue *q, struct smart_group *top,
-				unsigned int i)
-{
-	struct smart_group *g = top, *c;
-	struct smart_entity *se;
-
-	top->hshare = smart_group_hshare(top, i);
-	for (;;) {
-		u64 sum = g->at[i].sum;
-
-		g->at[i].shared = sum;
-		list_for_each_entry(se, &g->members, group_node) {
-			if (smart_prio_idx(se->prio) == i)
-				smart_reshare(q, se,
-					      smart_group_part(g->hshare,
-							       se->own_share, sum));
-		}
-		c = smart_group_next_child(g, NULL, i);
-		/* No child at @i: the next sibling of @g or of an ancestor. */
-		while (!c && g != top) {
-			c = smart_group_next_child(g->parent, g, i);
-			if (!c)
-				g = g->parent;
-		}
-		if (!c)
-			return;
-		c->hshare = smart_group_hshare(c, i);
-		g = c;
-	}
-}
-
-/*
- * After a join or a leave changed the sum at @i of @top and of nothing
- * above it: if that is the entity's own group, recompute the shares of
- * its members only once the sum is more than 1/SMART_GROUP_DRIFT away
- * from the one they were computed with.  Members that join one by one
- * then cost O(log N) re-insertions each on average instead of O(N),
- * which a user with thousands of tasks in one group could otherwise turn
- * into quadratic work under the rq lock.  Meanwhile the members' shares
- * are within 1/SMART_GROUP_DRIFT of exact, so the group gets at most that
- * much more or less than its weight; the level's sum stays exact (it
- * adds the shares the entities have).  A change that reaches a group
- * above (a child group's first or last entity) re-shares at once.
- */
-#define SMART_GROUP_DRIFT	32
-
-static void smart_group_changed(struct smart_queue *q, struct smart_group *top,
-				const struct smart_entity *se, unsigned int i)
-{
-	u64 sum = top->at[i].sum, was = top->at[i].shared;
-
-	if (top != se->group || !was || !sum ||
-	    (sum > was ? sum - was : was - sum) * SMART_GROUP_DRIFT > was)
-		smart_group_reshare(q, top, i);
-}
-
 /**
  * smart_group_enter() - count an entity joining a queue in its group
  * @q:	the queue
@@ -177,32 +112,28 @@ static void smart_group_changed(struct smart_queue *q, struct smart_group *top,
  *
  * Adds its share to its group's sum at its priority, and the group's
  * weight to its parent's if that is the group's first entity at that
- * priority, and so on up; the other entities below the highest sum
- * that changed get their new shares.
+ * priority, and so on up; the entities already on @q take their new
+ * shares lazily (smart_group_refresh()).
  *
  * Return: the share @se gets on @q.
  */
 u32 smart_group_enter(struct smart_queue *q, struct smart_entity *se)
 {
 	unsigned int i = smart_prio_idx(se->prio);
-	struct smart_group *g, *top = NULL;
+	struct smart_group *g;
 	u64 add = se->own_share;
 
 	for (g = se->group; g; g = g->parent) {
 		bool first = !g->at[i].nr++;
 
 		g->at[i].sum += add;
-		top = g;
 		if (!first)
 			break;
 		add = g->weight;
 	}
-	for (g = se->group; g; g = g->parent) {
-		if (!g->nr++ && g->parent)
-			list_add_tail(&g->sibling, &g->parent->children);
-	}
-	smart_group_changed(q, top, se, i);
-	list_add_tail(&se->group_node, &se->group->members);
+	for (g = se->group; g; g = g->parent)
+		g->nr++;
+	se->share_gen = ++q->share_gen;
 	return smart_group_share(se->group, se->prio, se->own_share);
 }
 
@@ -214,53 +145,37 @@ u32 smart_group_enter(struct smart_queue *q, struct smart_entity *se)
 void smart_group_exit(struct smart_queue *q, struct smart_entity *se)
 {
 	unsigned int i = smart_prio_idx(se->prio);
-	struct smart_group *g, *top = NULL;
+	struct smart_group *g;
 	u64 sub = se->own_share;
 
-	list_del_init(&se->group_node);
 	for (g = se->group; g; g = g->parent) {
 		bool last = !--g->at[i].nr;
 
 		g->at[i].sum -= sub;
-		top = g;
 		if (!last)
 			break;
 		sub = g->weight;
 	}
-	for (g = se->group; g; g = g->parent) {
-		if (!--g->nr && g->parent)
-			list_del_init(&g->sibling);
-	}
-	if (!q->gbatch) {
-		smart_group_changed(q, top, se, i);
-		return;
-	}
-	if (!top->dirty)
-		list_add_tail(&top->dirty_node, &q->gdirty);
-	top->dirty |= 1ULL << i;
+	for (g = se->group; g; g = g->parent)
+		g->nr--;
+	q->share_gen++;
 }
 
 /**
- * smart_group_flush() - recompute the shares a batch of leaves left
- * @q:	the queue
+ * smart_group_refresh() - an entity takes the share its group's
+ *			   division gives it now
+ * @q:	its queue
+ * @se:	a grouped entity on @q whose share is older than @q's last change
+ *	(smart_group_stale())
+ *
+ * O(depth).  It keeps its lag in CPU time and its quantum progress
+ * (smart_reshare()).
  */
-void smart_group_flush(struct smart_queue *q)
+void smart_group_refresh(struct smart_queue *q, struct smart_entity *se)
 {
-	struct smart_group *g;
-
-	while ((g = list_first_entry_or_null(&q->gdirty, struct smart_group,
-					     dirty_node))) {
-		u64 dirty = g->dirty;
-
-		list_del_init(&g->dirty_node);
-		g->dirty = 0;
-		while (dirty) {
-			unsigned int i = __builtin_ctzll(dirty);
-
-			dirty &= dirty - 1;
-			smart_group_reshare(q, g, i);
-		}
-	}
+	se->share_gen = q->share_gen;
+	smart_reshare(q, se, smart_group_share(se->group, se->prio,
+					       se->own_share));
 }
 
 /**
@@ -269,9 +184,8 @@ void smart_group_flush(struct smart_queue *q)
  * @g:		the group
  * @weight:	its new weight
  *
- * Where the group has entities, its parent's sum changes and the shares
- * below the parent are recomputed (below @g alone for a child of the
- * root, whose share is its weight).
+ * Where the group has entities, its parent's sum changes; the shares
+ * below follow lazily.  O(number of priorities).
  */
 void smart_group_set_weight(struct smart_queue *q, struct smart_group *g,
 			    u32 weight)
@@ -283,13 +197,13 @@ void smart_group_set_weight(struct smart_queue *q, struct smart_group *g,
 	if (weight == old)
 		return;
 	g->weight = weight;
+	if (!g->nr)
+		return;
 	for (i = 0; i < SMART_NR_PRIO; i++) {
-		if (!g->at[i].nr)
-			continue;
-		if (g->parent) {
+		if (g->at[i].nr && g->parent) {
 			g->parent->at[i].sum += weight;
 			g->parent->at[i].sum -= old;
 		}
-		smart_group_reshare(q, g->parent ?: g, i);
 	}
+	q->share_gen++;
 }
