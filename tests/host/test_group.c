@@ -148,6 +148,42 @@ static void test_deep(void)
 	sim_free(&s);
 }
 
+/*
+ * Below SMART_GROUP_DEPTH_MAX a group is placed beside its parent: in a
+ * chain of 12 groups, the 9th (weight 100) and the 12th (300) divide the
+ * 7th's share as siblings, 1:3, where nesting would give the 12th a
+ * part of the 9th.
+ */
+static void test_depth_cap(void)
+{
+	struct smart_group g[12];
+	double pct[SIM_MAX_TASKS];
+	struct sim s;
+	int i;
+
+	sim_init(&s);
+	for (i = 0; i < 12; i++)
+		smart_group_init(&g[i], i ? &g[i - 1] : NULL,
+				 i == 11 ? W(300) : W(100));
+	tap_ok(g[7].depth == SMART_GROUP_DEPTH_MAX && g[8].depth == g[7].depth &&
+	       g[11].depth == g[7].depth && g[8].parent == &g[6] &&
+	       g[11].parent == &g[6],
+	       "groups below depth 8 are attached beside their parent",
+	       "depths %u %u %u, parents of the 9th and 12th: the %s and the %s",
+	       g[7].depth, g[8].depth, g[11].depth,
+	       g[8].parent == &g[6] ? "7th" : "other",
+	       g[11].parent == &g[6] ? "7th" : "other");
+	s.new_group = &g[8];
+	sim_hog(&s, "9th", 0, 1024);
+	s.new_group = &g[11];
+	sim_hog(&s, "12th", 0, 1024);
+	run_window(&s, SEC(12), pct);
+	tap_pct("a hog 9 groups deep (weight 100) beside one 12 deep (300): 25%",
+		25.0, pct[0], 1.0);
+	tap_pct("... and 75%", 75.0, pct[1], 1.0);
+	sim_free(&s);
+}
+
 /* Weights change and tasks move while everything runs. */
 static void test_changes(void)
 {
@@ -488,6 +524,7 @@ int main(void)
 	test_isolation();
 	test_nested();
 	test_deep();
+	test_depth_cap();
 	test_changes();
 	test_priority();
 	test_idle_group();

@@ -186,6 +186,15 @@ struct smart_group_level {
 	unsigned int nr;
 };
 
+/*
+ * The most levels of groups below the root a queue models; deeper ones
+ * share the division of their ancestor at this depth (group.c).  A
+ * systemd user's application runs at depth 5 (user.slice/user-1000.slice/
+ * user@1000.service/app.slice/app-x.scope), a container in it a few more.
+ */
+#define SMART_GROUP_DEPTH_MAX	8
+
+struct task_group;
 
 /**
  * struct smart_group - a task group on one CPU: an interior node of the
@@ -194,7 +203,9 @@ struct smart_group_level {
  *		the root group
  * @weight:	its share among its siblings (from cpu.weight)
  * @nr:		entities on the queue in this group and below
+ * @depth:	1 for a child of the root group, at most SMART_GROUP_DEPTH_MAX
  * @at:		per priority, index prio - SMART_PRIO_MIN
+ * @tg:		the task group it is a node of (in the kernel only)
  * @refreshed:	jiffies when the tick last brought @weight up to date with
  *		where the group's tasks are (smart_tick_groups(), in the
  *		kernel only)
@@ -211,7 +222,9 @@ struct smart_group {
 	struct smart_group *parent;
 	u32 weight;
 	unsigned int nr;
+	unsigned int depth;
 	struct smart_group_level at[SMART_NR_PRIO];
+	struct task_group *tg;
 	unsigned long refreshed;
 };
 

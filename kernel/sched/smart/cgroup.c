@@ -8,6 +8,8 @@
  * tasks are (smart_tg_cpu_weight()).  A SMART task joins the node of its
  * group on the CPU of its queue when it is enqueued; sched_move_task()
  * takes it off its queue to change its group (task_change_group_smart()).
+ * Groups nested deeper than SMART_GROUP_DEPTH_MAX are attached beside
+ * their parent (smart_group_init()), so that no event walks more levels.
  *
  * Shares are hierarchical within a priority; priorities and the working
  * schedule of time constraints are per CPU across groups.  See
@@ -69,17 +71,17 @@ void smart_tick_groups(struct rq *rq, struct task_struct *p)
 {
 	unsigned long every = DIV_ROUND_UP(num_online_cpus(),
 					   SMART_GROUP_TICK_CPUS);
-	struct task_group *tg;
+	struct smart_group *g;
 	bool changed = false;
 
-	for (tg = task_group(p); tg && tg->smart; tg = tg->parent) {
-		struct smart_group *g = per_cpu_ptr(tg->smart, cpu_of(rq));
+	/* The nodes, not the task groups: at most SMART_GROUP_DEPTH_MAX. */
+	for (g = smart_task_group(p, cpu_of(rq)); g; g = g->parent) {
 		u32 w;
 
 		if (!g->nr || time_before(jiffies, g->refreshed + every))
 			continue;
 		g->refreshed = jiffies;
-		w = smart_tg_cpu_weight(tg, cpu_of(rq));
+		w = smart_tg_cpu_weight(g->tg, cpu_of(rq));
 		if (abs((s64)w - g->weight) * 8 > g->weight) {
 			smart_group_set_weight(&rq->smart.q, g, w);
 			changed = true;
@@ -110,6 +112,7 @@ bool smart_alloc_group(struct task_group *tg, struct task_group *parent)
 			up = per_cpu_ptr(parent->smart, cpu);
 		smart_group_init(per_cpu_ptr(tg->smart, cpu), up,
 				 smart_tg_weight(tg));
+		per_cpu_ptr(tg->smart, cpu)->tg = tg;
 	}
 	return true;
 }

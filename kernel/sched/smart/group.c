@@ -38,6 +38,15 @@
  * shares adds the S the entities have, so V_P stays consistent with
  * them.  Every event costs O(depth): the sums are updated up the chain
  * of groups, and a share is the product of the ratios up to the root.
+ *
+ * The depth that costs is bounded: a group nested more than
+ * SMART_GROUP_DEPTH_MAX levels below the root is placed beside its
+ * parent (smart_group_init()), so everything below that depth divides
+ * the share of its ancestor at SMART_GROUP_DEPTH_MAX - 1 by weight, as
+ * siblings.  cgroup.max.depth is unlimited by default, and a user who
+ * was delegated a subtree could nest a thousand groups: without the
+ * bound, every wake-up walked the thousand, and a tick re-weighting the
+ * chain (smart_tick_groups()) recomputed it a thousand times.
  */
 #include "algo.h"
 
@@ -52,19 +61,25 @@ static inline unsigned int smart_prio_idx(s32 prio)
  * @parent:	the node of its parent group on the same CPU, NULL for a
  *		child of the root group
  * @weight:	its weight among its siblings
+ *
+ * A node below a parent at SMART_GROUP_DEPTH_MAX is attached beside it.
  */
 void smart_group_init(struct smart_group *g, struct smart_group *parent,
 		      u32 weight)
 {
 	memset(g, 0, sizeof(*g));
+	/* Below the deepest level, beside the parent. */
+	if (parent && parent->depth >= SMART_GROUP_DEPTH_MAX)
+		parent = parent->parent;
 	g->parent = parent;
+	g->depth = parent ? parent->depth + 1 : 1;
 	g->weight = clamp_t(u32, weight, SMART_SHARE_MIN, SMART_SHARE_MAX);
 }
 
 /*
  * @g's share on the queue at priority index @i, in the algorithm's units
  * (smart_core_share()) with SMART_GROUP_SHIFT more fractional bits:
- * O(depth).
+ * O(depth), at most SMART_GROUP_DEPTH_MAX steps.
  */
 static u64 smart_group_hshare(const struct smart_group *g, unsigned int i)
 {
