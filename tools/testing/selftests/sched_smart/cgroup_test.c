@@ -26,6 +26,13 @@
  *                     sleep past their credit and wake, again and again
  *                     (83% of a CPU in all), in a group of the same weight
  *                     as one hog's: the hog keeps at least half the CPU
+ *   delegated_deep    nobody, delegated a subtree, nests 1000 groups
+ *                     with the cpu controller and runs two threads that
+ *                     wake every 0.2 ms in the deepest, one moving
+ *                     between CPUs 0 and 1, beside a SMART task on CPU 0
+ *                     that sleeps 1 ms at a time: its wake-ups are not
+ *                     held back by work under the rq lock that grows with
+ *                     the depth (a tick re-weighting the chain took 2 s)
  *   constrained       a periodic time-constrained task in a group meets
  *                     its deadlines while another group is saturated
  *   cpu_max           sched_smart=all refuses a cpu.max limit
@@ -465,6 +472,154 @@ TEST_F(cg, flood)
 	       got, FLOOD_THREADS, 100.0 * hog_delta(&self->h, 1) / wall);
 	EXPECT_TRUE(hog_alive(&self->h, 1));
 	EXPECT_GE(got, 45.0);
+}
+
+#define DEEP		1000
+
+struct deep_shared {
+	char dir[256];		/* the delegated subtree's root */
+	int built;		/* groups nobody made, -errno on failure */
+	long long wakes, late_max;
+};
+
+/* wakes every 0.2 ms for @ns */
+static void deep_wakes(long long ns)
+{
+	long long end = mono_ns() + ns;
+
+	while (mono_ns() < end) {
+		sleep_ns(200 * 1000);
+		spin_cpu_ns(50 * 1000);
+	}
+}
+
+/*
+ * The second thread of the deep group moves between CPU 0 and CPU 1 every
+ * 50 ms: the group's tasks on CPU 0 go from one to two and back, and the
+ * tick there re-weights every group of the chain (smart_tick_groups()).
+ */
+static void *deep_mover(void *arg)
+{
+	int i;
+
+	for (i = 0;; i++) {
+		pin_to(0, i & 1);
+		deep_wakes(50 * NSEC_PER_MSEC);
+	}
+	return NULL;
+}
+
+/*
+ * As nobody: DEEP nested groups below the delegated directory, the cpu
+ * controller on at each level, then into the deepest with two threads
+ * that wake every 0.2 ms, one on CPU 0 and one moving.  Relative paths:
+ * the chain is longer than a path buffer here.
+ */
+static void deep_body(void *arg)
+{
+	struct deep_shared *sh = arg;
+	pthread_t t;
+	int fd, i;
+
+	if (drop_to_nobody() || chdir(sh->dir))
+		_exit(5);
+	for (i = 0; i < DEEP; i++) {
+		fd = open("cgroup.subtree_control", O_WRONLY);
+		if (fd < 0 || write(fd, "+cpu", 4) != 4 ||
+		    (mkdir("x", 0755) && errno != EEXIST) || chdir("x")) {
+			sh->built = -errno;
+			_exit(6);
+		}
+		close(fd);
+		sh->built = i + 1;
+	}
+	fd = open("cgroup.procs", O_WRONLY);
+	if (fd < 0 || write(fd, "0", 1) != 1) {
+		sh->built = -errno;
+		_exit(7);
+	}
+	close(fd);
+	if (pthread_create(&t, NULL, deep_mover, NULL))
+		_exit(8);
+	for (;;)
+		deep_wakes(NSEC_PER_SEC);
+}
+
+/* sleeps 1 ms at a time, the latest wake-up is recorded */
+static void waker_body(void *arg)
+{
+	struct deep_shared *sh = arg;
+
+	for (;;) {
+		long long t = mono_ns(), late;
+
+		sleep_ns(NSEC_PER_MSEC);
+		late = mono_ns() - t - NSEC_PER_MSEC;
+		sh->wakes++;
+		if (late > sh->late_max)
+			sh->late_max = late;
+	}
+}
+
+TEST_F_TIMEOUT(cg, delegated_deep, 120)
+{
+	const char *a = cg_make(self, self->top, "a", 100);
+	const char *d = cg_make(self, self->top, "d", 100);
+	const char *home = d ? cg_make(self, d, "home", 0) : NULL;
+	static const char *const own[] = {
+		"", "cgroup.procs", "cgroup.threads", "cgroup.subtree_control",
+	};
+	struct deep_shared *sh = shared_alloc(sizeof(*sh));
+	char path[4096];
+	size_t len;
+	int i;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU");
+	ASSERT_TRUE(a && d && home && sh);
+	/*
+	 * delegated as systemd delegates user@.service's subtree; its
+	 * process starts in a leaf (no internal processes)
+	 */
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", d, own[i]);
+		ASSERT_EQ(0, chown(path, NOBODY_ID, NOBODY_ID)) {
+			TH_LOG("chown %s: %s", path, strerror(errno));
+		}
+	}
+	snprintf(sh->dir, sizeof(sh->dir), "%s", d);
+	cg_hog(_metadata, self, a, CPU0, waker_body, sh);
+	cg_hog(_metadata, self, home, CPU0, deep_body, sh);
+	hogs_go(&self->h);
+	for (i = 0; i < 1200 && sh->built >= 0 && sh->built < DEEP; i++)
+		sleep_ns(50 * NSEC_PER_MSEC);
+	ASSERT_EQ(DEEP, sh->built) {
+		TH_LOG("nobody made %d nested groups (%s)", sh->built,
+		       sh->built < 0 ? strerror(-sh->built) : "timed out");
+	}
+	sleep_ns(500 * NSEC_PER_MSEC);	/* the deep task moved in, settled */
+	sh->late_max = 0;
+	sh->wakes = 0;
+	sleep_ns(2 * NSEC_PER_SEC);
+	TH_LOG("%lld wake-ups of a 1 ms sleeper beside a task %d groups deep: "
+	       "the latest %.2f ms late", sh->wakes, DEEP, sh->late_max / 1e6);
+	EXPECT_TRUE(hog_alive(&self->h, 1));
+	EXPECT_GT(sh->wakes, 100);
+	EXPECT_LT(sh->late_max, 50 * NSEC_PER_MSEC);
+	hogs_kill(&self->h);
+	/* the chain, deepest first */
+	len = snprintf(path, sizeof(path), "%s", d);
+	for (i = 0; i < DEEP; i++)
+		len += snprintf(path + len, sizeof(path) - len, "/x");
+	for (i = 0; i < DEEP; i++) {
+		if (len >= sizeof(path) || rmdir(path))
+			break;
+		len -= 2;
+		path[len] = 0;
+	}
+	EXPECT_EQ(DEEP, i) {
+		TH_LOG("rmdir %s: %s", path, strerror(errno));
+	}
 }
 
 struct periodic_result {
