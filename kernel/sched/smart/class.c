@@ -939,22 +939,39 @@ static void task_dead_smart(struct task_struct *p)
 #ifdef CONFIG_SMP
 
 /*
- * Two global masks keep placement and balancing from visiting every CPU:
- * smart_busy_mask holds the CPUs with a runnable SMART task,
- * smart_overload_mask those where one waits that may run elsewhere
+ * Two masks per root domain (struct smart_root) keep placement and
+ * balancing from visiting every CPU: busy holds the CPUs with a runnable
+ * SMART task, overload those where one waits that may run elsewhere
  * (->nr_movable, as rt.c's pushable tasks set its rto_mask), and
- * smart_overload_count their number.  A CPU is in them only between
- * rq_online_smart() and rq_offline_smart().  A CPU updates its bits only
- * when its own state changes (under its rq lock, smart_update_masks());
- * readers take them as hints and check the CPU they chose.  With no
- * waiting SMART task anywhere the pull path costs one atomic read.
+ * overload_count their number.  A CPU is in its root domain's masks only
+ * between rq_online_smart() and rq_offline_smart(), which
+ * rq_attach_root() calls around a move to another root domain.  A CPU
+ * updates its bits only when its own state changes (under its rq lock,
+ * smart_update_masks()); readers take them as hints and check the CPU
+ * they chose.  With no waiting SMART task in the root domain the pull
+ * path costs one atomic read.
  */
-static struct cpumask smart_busy_mask;
-static struct cpumask smart_overload_mask;
-static atomic_t smart_overload_count;
+int smart_init_rootdomain(struct root_domain *rd)
+{
+	if (!zalloc_cpumask_var(&rd->smart.busy, GFP_KERNEL))
+		return -ENOMEM;
+	if (!zalloc_cpumask_var(&rd->smart.overload, GFP_KERNEL)) {
+		free_cpumask_var(rd->smart.busy);
+		return -ENOMEM;
+	}
+	atomic_set(&rd->smart.overload_count, 0);
+	return 0;
+}
+
+void smart_free_rootdomain(struct root_domain *rd)
+{
+	free_cpumask_var(rd->smart.overload);
+	free_cpumask_var(rd->smart.busy);
+}
 
 static void smart_update_masks(struct rq *rq)
 {
+	struct smart_root *sr = &rq->rd->smart;
 	unsigned int nr = smart_q(rq)->nr_runnable;
 	bool busy = nr && rq->smart.online;
 	bool over = busy && nr >= 2 && rq->smart.nr_movable;
@@ -962,20 +979,20 @@ static void smart_update_masks(struct rq *rq)
 	if (busy != rq->smart.busy) {
 		rq->smart.busy = busy;
 		if (busy)
-			cpumask_set_cpu(cpu_of(rq), &smart_busy_mask);
+			cpumask_set_cpu(cpu_of(rq), sr->busy);
 		else
-			cpumask_clear_cpu(cpu_of(rq), &smart_busy_mask);
+			cpumask_clear_cpu(cpu_of(rq), sr->busy);
 	}
 	if (over != rq->smart.overloaded) {
 		rq->smart.overloaded = over;
 		if (over) {
-			cpumask_set_cpu(cpu_of(rq), &smart_overload_mask);
+			cpumask_set_cpu(cpu_of(rq), sr->overload);
 			/* The bit before the count, as rt_set_overload(). */
 			smp_wmb();
-			atomic_inc(&smart_overload_count);
+			atomic_inc(&sr->overload_count);
 		} else {
-			atomic_dec(&smart_overload_count);
-			cpumask_clear_cpu(cpu_of(rq), &smart_overload_mask);
+			atomic_dec(&sr->overload_count);
+			cpumask_clear_cpu(cpu_of(rq), sr->overload);
 		}
 	}
 }
@@ -1002,30 +1019,36 @@ static inline bool smart_cpu_ok(struct task_struct *p, int cpu)
 
 /*
  * A CPU @p may run on with no SMART (or RT, DL) task, in the last-level
- * cache of @prev first: a walk of the words of smart_busy_mask, not of
- * the CPUs.  Return -1 if there is none.
+ * cache of @prev first: a walk of the words of the busy mask of @prev's
+ * root domain, not of the CPUs.  Return -1 if there is none.
  */
 static int smart_find_free(struct task_struct *p, int prev)
 {
 	struct sched_domain *sd;
-	int cpu;
+	struct root_domain *rd;
+	int cpu = -1, c;
 
+	/* A root domain is freed after a grace period (free_rootdomain()). */
 	rcu_read_lock();
+	rd = READ_ONCE(cpu_rq(prev)->rd);
 	sd = rcu_dereference(per_cpu(sd_llc, prev));
 	if (sd) {
-		for_each_cpu_andnot(cpu, sched_domain_span(sd), &smart_busy_mask) {
-			if (smart_cpu_ok(p, cpu) && !smart_load(cpu)) {
-				rcu_read_unlock();
-				return cpu;
+		for_each_cpu_andnot(c, sched_domain_span(sd), rd->smart.busy) {
+			if (smart_cpu_ok(p, c) && !smart_load(c)) {
+				cpu = c;
+				goto out;
 			}
 		}
 	}
-	rcu_read_unlock();
-	for_each_cpu_andnot(cpu, p->cpus_ptr, &smart_busy_mask) {
-		if (cpu_active(cpu) && !smart_load(cpu))
-			return cpu;
+	for_each_cpu_andnot(c, p->cpus_ptr, rd->smart.busy) {
+		if (cpu_active(c) && !smart_load(c)) {
+			cpu = c;
+			break;
+		}
 	}
-	return -1;
+out:
+	rcu_read_unlock();
+	return cpu;
 }
 
 /*
@@ -1190,13 +1213,14 @@ static bool smart_pull_from(struct rq *rq, struct rq *src)
  */
 static void smart_pull(struct rq *rq)
 {
+	struct smart_root *sr = &rq->rd->smart;
 	int this_cpu = cpu_of(rq), cpu, probes = 0;
 
-	if (!atomic_read(&smart_overload_count))
+	if (!atomic_read(&sr->overload_count))
 		return;
 	/* The count before the mask, as pull_rt_task(). */
 	smp_rmb();
-	for_each_cpu_wrap(cpu, &smart_overload_mask, this_cpu + 1) {
+	for_each_cpu_wrap(cpu, sr->overload, this_cpu + 1) {
 		struct rq *src = cpu_rq(cpu);
 
 		if (cpu == this_cpu)

@@ -31,9 +31,10 @@ struct task_group;
  * @timer_csd:	IPI that starts @timer on this CPU for another one
  * @kicked:	another CPU asked this one to pull (balance_smart())
  * @online:	between rq_online_smart() and rq_offline_smart()
- * @busy:	this CPU is in smart_busy_mask: it has runnable SMART tasks
- * @overloaded:	this CPU is in smart_overload_mask: a SMART task waits
- *		that may run on another CPU
+ * @busy:	this CPU is in its root domain's smart_root::busy: it has
+ *		runnable SMART tasks
+ * @overloaded:	this CPU is in its root domain's smart_root::overload: a
+ *		SMART task waits that may run on another CPU
  * @nr_movable:	waiting tasks that may run on another CPU
  * @probe:	the next CPU the tick compares its load with
  * @waiters:	runnable tasks that are not running, longest waiting first
@@ -70,6 +71,29 @@ struct smart_rq {
 	struct task_struct *told;
 	struct smart_ws scratch;
 };
+
+#ifdef CONFIG_SMP
+/**
+ * struct smart_root - SMART's part of a root domain
+ * @busy:		its CPUs with a runnable SMART task
+ * @overload:		those where one waits that may run on another CPU
+ * @overload_count:	how many CPUs are in @overload
+ *
+ * As rt.c keeps its rto_mask per root domain: a CPU's bits are in the
+ * root domain it is attached to, between rq_online_smart() and
+ * rq_offline_smart(), so that the CPUs of one cpuset partition neither
+ * look at nor pull from another's, and no mask is shared by all CPUs.
+ */
+struct smart_root {
+	cpumask_var_t busy;
+	cpumask_var_t overload;
+	atomic_t overload_count;
+};
+
+struct root_domain;
+int smart_init_rootdomain(struct root_domain *rd);
+void smart_free_rootdomain(struct root_domain *rd);
+#endif
 
 /*
  * Priorities are strict (paper §4.1), but a task that has waited this
@@ -278,6 +302,9 @@ static inline bool smart_setscheduler_needs_priv(struct task_struct *p,
 }
 
 static inline void init_smart_rq(struct rq *rq) { }
+struct root_domain;
+static inline int smart_init_rootdomain(struct root_domain *rd) { return 0; }
+static inline void smart_free_rootdomain(struct root_domain *rd) { }
 static inline bool smart_alloc_group(struct task_group *tg,
 				     struct task_group *parent)
 {
