@@ -1205,17 +1205,27 @@ static bool smart_pull_from(struct rq *rq, struct rq *src)
 }
 
 /*
- * Pull one task from an overloaded CPU if that evens the load: from the
- * first of at most SMART_PULL_PROBES overloaded CPUs, from this one on,
- * that has at least two runnable SMART tasks more than this one and a
- * waiting task allowed here.  Called with @rq locked and unpinned; may
- * drop and retake the lock.
+ * Pull one task from an overloaded CPU if that evens the load: from
+ * @first if it is a CPU (the one that kicked this one for a task that may
+ * come here), else from the first of at most SMART_PULL_PROBES
+ * overloaded CPUs, from this one on, that has at least two runnable
+ * SMART tasks more than this one and a waiting task allowed here.  Called
+ * with @rq locked and unpinned; may drop and retake the lock.
  */
-static void smart_pull(struct rq *rq)
+static void smart_pull(struct rq *rq, int first)
 {
 	struct smart_root *sr = &rq->rd->smart;
 	int this_cpu = cpu_of(rq), cpu, probes = 0;
 
+	/*
+	 * The probes alone could miss it: overloaded CPUs whose tasks may
+	 * not come here can come first, as many as there are probes.
+	 */
+	if (first >= 0 && first != this_cpu &&
+	    smart_imbalanced(READ_ONCE(cpu_rq(first)->smart.q.nr_runnable),
+			     smart_load(this_cpu)) &&
+	    smart_pull_from(rq, cpu_rq(first)))
+		return;
 	if (!atomic_read(&sr->overload_count))
 		return;
 	/* The count before the mask, as pull_rt_task(). */
@@ -1247,7 +1257,7 @@ static int balance_smart(struct rq *rq, struct task_struct *prev,
 		if (kicked)
 			WRITE_ONCE(rq->smart.kicked, false);
 		rq_unpin_lock(rq, rf);
-		smart_pull(rq);
+		smart_pull(rq, kicked ? READ_ONCE(rq->smart.kick_src) : -1);
 		rq_repin_lock(rq, rf);
 	}
 	return sched_stop_runnable(rq) || sched_dl_runnable(rq) ||
@@ -1275,10 +1285,12 @@ static void smart_kick_fn(void *info)
 static DEFINE_PER_CPU(call_single_data_t, smart_kick_csd) =
 	CSD_INIT(smart_kick_fn, NULL);
 
-static void smart_kick(int cpu)
+static void smart_kick(int cpu, int src)
 {
 	atomic_t *pending = per_cpu_ptr(&smart_kick_pending, cpu);
 
+	/* Before the IPI (atomic_xchg() orders it); a later kicker's wins. */
+	WRITE_ONCE(cpu_rq(cpu)->smart.kick_src, src);
 	if (atomic_xchg(pending, 1))
 		return;
 	if (smp_call_function_single_async(cpu, per_cpu_ptr(&smart_kick_csd, cpu)))
@@ -1306,7 +1318,7 @@ static void smart_kick_balance(struct rq *rq, bool tick)
 		return;
 	cpu = smart_find_free(p, cpu_of(rq));
 	if (cpu >= 0 && cpu != cpu_of(rq)) {
-		smart_kick(cpu);
+		smart_kick(cpu, cpu_of(rq));
 		return;
 	}
 	if (!tick)
@@ -1317,7 +1329,7 @@ static void smart_kick_balance(struct rq *rq, bool tick)
 	rq->smart.probe = cpu;
 	if (cpu != cpu_of(rq) && cpu_active(cpu) &&
 	    smart_imbalanced(nr, smart_load(cpu)))
-		smart_kick(cpu);
+		smart_kick(cpu, cpu_of(rq));
 }
 
 static void task_woken_smart(struct rq *rq, struct task_struct *p)
@@ -1358,6 +1370,7 @@ void init_smart_rq(struct rq *rq)
 {
 	smart_queue_init(&rq->smart.q);
 	INIT_LIST_HEAD(&rq->smart.waiters);
+	rq->smart.kick_src = -1;
 	hrtimer_init(&rq->smart.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
 	rq->smart.timer.function = smart_timer_fn;
 #ifdef CONFIG_SMP

@@ -30,6 +30,8 @@ struct task_group;
  *		started here by @timer_csd (smart_start_timer())
  * @timer_csd:	IPI that starts @timer on this CPU for another one
  * @kicked:	another CPU asked this one to pull (balance_smart())
+ * @kick_src:	the CPU that asked last, where a task waits that may come
+ *		here: the pull looks there first
  * @online:	between rq_online_smart() and rq_offline_smart()
  * @busy:	this CPU is in its root domain's smart_root::busy: it has
  *		runnable SMART tasks
@@ -58,6 +60,7 @@ struct smart_rq {
 #endif
 	bool kicked;
 	bool online;
+	int kick_src;
 	bool busy;
 	bool overloaded;
 	unsigned int nr_movable;
