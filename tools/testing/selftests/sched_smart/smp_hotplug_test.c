@@ -25,6 +25,16 @@
  *                    it is a root partition: the hogs in it stay on its
  *                    CPUs and share them, the others stay out, none is
  *                    lost
+ *   pull_past_probes 12+ CPUs: two hogs on CPU 2 that may also run on CPU
+ *                    3, while CPUs 4-7 are overloaded with hogs that may
+ *                    not come to CPU 3 (nor leave for CPUs 8-11, as busy):
+ *                    CPU 3 pulls one, so each hog gets >= 75% of a CPU.
+ *                    A pull probes at most 4 overloaded CPUs from the
+ *                    next one on: CPU 3 probed CPUs 4-7 and stayed idle,
+ *                    until the CPU that kicks it says where to look
+ *   partition_apart  the same with CPUs 2-3 a root partition: with one
+ *                    set of overload masks for all root domains CPU 3
+ *                    looked at the CPUs outside it first
  */
 #include "../kselftest_harness.h"
 #include "util.h"
@@ -479,6 +489,79 @@ TEST_F_TIMEOUT(hp, partitions, 120)
 	if (!r)
 		check_partition(_metadata, &self->h, part, 2, "isolated partition");
 	EXPECT_EQ(0, write_in(dir, "cpuset.cpus.partition", "member"));
+}
+
+/* pull_past_probes and partition_apart: CPUs 2-3, a partition or not */
+static void two_on_cpu2(struct __test_metadata *_metadata,
+			FIXTURE_DATA(hp) * self, bool partition)
+{
+	char *dir = self->part, pids[32];
+	long long wall;
+	struct stat st;
+	int c, k, r;
+
+	if (self->ncpu < 12)
+		SKIP(return, "needs >= 12 CPUs (have %d)", self->ncpu);
+	if (partition) {
+		if (stat(CGROOT "/cgroup.controllers", &st) &&
+		    mount("none", CGROOT, "cgroup2", 0, NULL))
+			SKIP(return, "no cgroup v2 at " CGROOT);
+		if (write_in(CGROOT, "cgroup.subtree_control", "+cpuset"))
+			SKIP(return, "no cpuset controller: %s", strerror(errno));
+		snprintf(dir, sizeof(self->part), CGROOT "/smart-part-%d", getpid());
+		ASSERT_EQ(0, mkdir(dir, 0755)) {
+			dir[0] = 0;
+		}
+		ASSERT_EQ(0, write_in(dir, "cpuset.cpus", "2-3"));
+		ASSERT_EQ(0, write_in(dir, "cpuset.mems", "0"));
+	}
+	/* hogs 0-1 on CPU 2; two on each of CPUs 4-11 */
+	for (k = 0; k < 18; k++) {
+		unsigned long mask = 1UL << 2;
+
+		c = 4 + (k - 2) / 2;
+		if (k >= 2)
+			mask = c < 8 ? (1UL << c) | (1UL << (c + 4)) : 1UL << c;
+		ASSERT_LT(0, hog_spawn(&self->h, mask, hog_spin_forever, NULL));
+		ASSERT_EQ(0, smart_set(self->h.pid[k], SMART_ATTR_PRIORITY | SMART_ATTR_SHARE,
+				       0, 1024));
+		if (partition && k < 2) {
+			snprintf(pids, sizeof(pids), "%d\n", self->h.pid[k]);
+			ASSERT_EQ(0, write_in(dir, "cgroup.procs", pids));
+		}
+	}
+	if (partition) {
+		r = write_in(dir, "cpuset.cpus.partition", "root");
+		ASSERT_EQ(0, r) {
+			TH_LOG("root partition: %s", strerror(-r));
+		}
+	}
+	hogs_go(&self->h);
+	sleep_ns(500 * NSEC_PER_MSEC);
+	/* Now the two on CPU 2 may use CPU 3, idle. */
+	for (k = 0; k < 2; k++)
+		ASSERT_EQ(0, pin_mask(self->h.pid[k], (1UL << 2) | (1UL << 3)));
+	sleep_ns(NSEC_PER_SEC);
+	hogs_measure(&self->h, 2 * NSEC_PER_SEC);
+	wall = self->h.t1 - self->h.t0;
+	for (k = 0; k < 2; k++) {
+		TH_LOG("hog %d on CPUs 2-3%s: %.0f%% of a CPU", k,
+		       partition ? " (a partition)" : "",
+		       100.0 * hog_delta(&self->h, k) / wall);
+		EXPECT_GE(hog_delta(&self->h, k) * 4, wall * 3) {
+			TH_LOG("CPU 3 stayed idle beside them");
+		}
+	}
+}
+
+TEST_F_TIMEOUT(hp, pull_past_probes, 120)
+{
+	two_on_cpu2(_metadata, self, false);
+}
+
+TEST_F_TIMEOUT(hp, partition_apart, 120)
+{
+	two_on_cpu2(_metadata, self, true);
 }
 
 TEST_HARNESS_MAIN
