@@ -199,6 +199,9 @@ struct smart_entity {
  * @infer_missed:	implicit constraints still running at their deadline
  * @tc_explicit:	it began a time constraint of its own since its last
  *			exec: no more are inferred for it
+ * @recent:		its recent service: the virtual time it ran, halved
+ *			at every epoch of 2^SMART_RECENT_SHIFT ns (class.c)
+ * @recent_epoch:	the epoch @recent was last brought to
  *
  * The tc_*, notify_* and pi_boosted fields are protected by the task's
  * rq lock.
@@ -235,6 +238,8 @@ struct sched_smart_entity {
 	u64 infer_met;
 	u64 infer_missed;
 	bool tc_explicit;
+	u64 recent;
+	u64 recent_epoch;
 };
 
 #ifdef CONFIG_SCHED_SMART

@@ -11,6 +11,8 @@
  *				its wake-ups (infer.c)
  *   smart_notify		a notification decided (sent outside the
  *				rq lock right after)
+ *   smart_rotate		a waiting task handed to a CPU with one task
+ *				less, for fairness across CPUs
  *
  * Record them with `trace-cmd record -e smart`.  See
  * Documentation/scheduler/sched-smart.rst.
@@ -106,6 +108,33 @@ TRACE_EVENT(smart_quantum,
 	TP_printk("comm=%s pid=%d prio=%d bvft=%llu bias=%llu quantum=%llu",
 		  __entry->comm, __entry->pid, __entry->prio, __entry->bvft,
 		  __entry->bias, __entry->quantum)
+);
+
+TRACE_EVENT(smart_rotate,
+
+	TP_PROTO(struct task_struct *p, int src_cpu, int dst_cpu),
+
+	TP_ARGS(p, src_cpu, dst_cpu),
+
+	TP_STRUCT__entry(
+		__array(char,	comm,	TASK_COMM_LEN)
+		__field(pid_t,	pid)
+		__field(int,	src_cpu)
+		__field(int,	dst_cpu)
+		__field(u64,	recent)
+	),
+
+	TP_fast_assign(
+		memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
+		__entry->pid		= p->pid;
+		__entry->src_cpu	= src_cpu;
+		__entry->dst_cpu	= dst_cpu;
+		__entry->recent		= p->smart.recent;
+	),
+
+	TP_printk("comm=%s pid=%d src_cpu=%d dst_cpu=%d recent=%llu",
+		  __entry->comm, __entry->pid, __entry->src_cpu,
+		  __entry->dst_cpu, __entry->recent)
 );
 
 TRACE_EVENT(smart_constraint_begin,

@@ -403,6 +403,38 @@ static struct task_struct *smart_next(struct rq *rq)
 }
 
 /*
+ * A task's recent service (sched_smart_entity::recent): the virtual time
+ * it ran, halved at every epoch of 2^SMART_RECENT_SHIFT ns (134 ms).
+ * The epochs are the same on all CPUs, so the figures of tasks on two
+ * CPUs compare: it is what the rotation between unevenly loaded CPUs
+ * goes by (smart_rotates()).
+ */
+#define SMART_RECENT_SHIFT	27
+
+/* @recent as of epoch @epoch, brought to the epoch of @now. */
+static u64 smart_decay(u64 recent, u64 epoch, u64 now)
+{
+	s64 d = (s64)((now >> SMART_RECENT_SHIFT) - epoch);
+
+	/* @now may be behind: the clock of the CPU it came from was ahead. */
+	if (d <= 0)
+		return recent;
+	return d < 64 ? recent >> d : 0;
+}
+
+static u64 smart_recent(const struct task_struct *p, u64 now)
+{
+	return smart_decay(p->smart.recent, p->smart.recent_epoch, now);
+}
+
+static void smart_recent_charge(struct task_struct *p, u64 now, u64 vtime)
+{
+	p->smart.recent = smart_recent(p, now) + vtime;
+	p->smart.recent_epoch = max(now >> SMART_RECENT_SHIFT,
+				    p->smart.recent_epoch);
+}
+
+/*
  * Charge the running SMART task for the time since it was last charged.
  * If its quantum ended and another task should run now, reschedule.
  */
@@ -427,6 +459,7 @@ static void update_curr_smart(struct rq *rq)
 	/* smart_charge() adds @delta to the budget. */
 	if (sme->tc.deadline)
 		smart_tc_set_used(sme, smart_tc_runtime(curr) - delta);
+	smart_recent_charge(curr, rq_clock(rq), smart_scale(delta, sme->inv_share));
 
 	if (smart_charge(smart_q(rq), sme, rq_clock(rq), delta, &p)) {
 		trace_smart_quantum(curr);
@@ -780,8 +813,11 @@ static void set_next_task_smart(struct rq *rq, struct task_struct *p, bool first
 
 #ifdef CONFIG_SMP
 static void smart_kick_balance(struct rq *rq, bool tick);
+static void smart_publish_recent(struct rq *rq, struct task_struct *curr);
 #else
 static inline void smart_kick_balance(struct rq *rq, bool tick) { }
+static inline void smart_publish_recent(struct rq *rq,
+					struct task_struct *curr) { }
 #endif
 
 static void task_tick_smart(struct rq *rq, struct task_struct *p, int queued)
@@ -791,6 +827,7 @@ static void task_tick_smart(struct rq *rq, struct task_struct *p, int queued)
 	smart_tick_groups(rq, p);
 	smart_notify_rejected(rq);
 	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 1);
+	smart_publish_recent(rq, p);
 	smart_kick_balance(rq, true);
 }
 
@@ -1140,6 +1177,81 @@ static void migrate_task_rq_smart(struct task_struct *p, int new_cpu)
 	rq_unlock(rq, &rf);
 }
 
+/*
+ * Fairness across CPUs.  Each CPU's queue shares its CPU fairly, but a
+ * task moves only when that evens the load (smart_imbalanced()): 3 equal
+ * hogs on 2 CPUs would get 100, 50 and 50% of a CPU for ever.  So, as
+ * fair's balancer moves a task back and forth between CPUs whose loads
+ * differ by one, a CPU with one SMART task more than another hands that
+ * one its waiting task if the task has had clearly less recent service
+ * than the one running there: the tasks take turns on the less loaded
+ * CPU, and over time each gets the same (weighted) part of the CPUs.
+ * Tasks of another priority than the running one's, and tasks with a
+ * time constraint, are not rotated: that would not be about fairness.
+ *
+ * "Clearly less": by 1/2^SMART_ROTATE_MARGIN of the running task's, and
+ * that at least 1/4 epoch, so that tasks do not move back and forth on
+ * noise.  With 3 hogs on 2 CPUs each moves 3 to 4 times a second (2 to 3
+ * under EEVDF), and gets 64 to 69% of a CPU over 6 s.
+ */
+#define SMART_ROTATE_MARGIN	2
+#define SMART_ROTATE_MIN	(1ULL << (SMART_RECENT_SHIFT - 2))
+
+static bool smart_rotates_past(u64 waiting, u64 running)
+{
+	return running >= SMART_ROTATE_MIN &&
+	       waiting < running - (running >> SMART_ROTATE_MARGIN);
+}
+
+/*
+ * Should waiting @p replace running @curr on the CPU of @curr, one task
+ * less loaded than @p's?  Both rqs locked.
+ */
+static bool smart_rotates(struct task_struct *p, struct task_struct *curr,
+			  u64 now)
+{
+	const struct smart_entity *a = smart_se(p), *b = smart_se(curr);
+
+	if (curr->sched_class != &smart_sched_class ||
+	    b->state != SMART_SE_RUNNABLE)
+		return false;
+	if (a->prio != b->prio || a->tc.deadline || b->tc.deadline)
+		return false;
+	return smart_rotates_past(smart_recent(p, now), smart_recent(curr, now));
+}
+
+/*
+ * The running task's recent service as its CPU published it at its last
+ * tick (0 if it is not to be rotated), for other CPUs to look at without
+ * its lock (smart_kick_balance()).
+ */
+static void smart_publish_recent(struct rq *rq, struct task_struct *curr)
+{
+	u64 now = rq_clock(rq);
+	u64 recent = smart_se(curr)->tc.deadline ? 0 : smart_recent(curr, now);
+
+	WRITE_ONCE(rq->smart.run_recent, recent);
+	WRITE_ONCE(rq->smart.run_epoch, now >> SMART_RECENT_SHIFT);
+}
+
+/*
+ * Would waiting @p (of @rq, as seen at @now) replace what runs on @cpu?
+ * A hint without @cpu's lock: smart_rotate_from() checks under it.
+ */
+static bool smart_rotate_hint(struct rq *rq, struct task_struct *p, int cpu)
+{
+	struct rq *dst = cpu_rq(cpu);
+	u64 now = rq_clock(rq);
+
+	if (smart_se(p)->tc.deadline ||
+	    READ_ONCE(dst->smart.q.nr_runnable) != smart_load(cpu))
+		return false;
+	return smart_rotates_past(smart_recent(p, now),
+				  smart_decay(READ_ONCE(dst->smart.run_recent),
+					      READ_ONCE(dst->smart.run_epoch),
+					      now));
+}
+
 static bool smart_can_pull(struct rq *src, struct task_struct *p, int cpu)
 {
 	return p->nr_cpus_allowed > 1 && !task_on_cpu(src, p) &&
@@ -1168,6 +1280,15 @@ static struct task_struct *smart_pullable(struct rq *src, int cpu)
 	return NULL;
 }
 
+/* Move waiting @p from @src to @rq, both locked. */
+static void smart_move(struct rq *src, struct task_struct *p, struct rq *rq)
+{
+	deactivate_task(src, p, 0);
+	set_task_cpu(p, cpu_of(rq));
+	activate_task(rq, p, 0);
+	resched_curr(rq);
+}
+
 /*
  * Moving one task from a CPU with @src_nr waiting SMART tasks to one
  * running @dst_nr tasks evens the load: the difference is at least two.
@@ -1193,15 +1314,35 @@ static bool smart_pull_from(struct rq *rq, struct rq *src)
 	if (src->smart.nr_movable &&
 	    smart_imbalanced(smart_q(src)->nr_runnable, smart_load(cpu_of(rq)))) {
 		p = smart_pullable(src, cpu_of(rq));
-		if (p) {
-			deactivate_task(src, p, 0);
-			set_task_cpu(p, cpu_of(rq));
-			activate_task(rq, p, 0);
-			resched_curr(rq);
-		}
+		if (p)
+			smart_move(src, p, rq);
 	}
 	double_unlock_balance(rq, src);
 	return p;
+}
+
+/*
+ * Take the waiting task of @src, one SMART task more loaded than @rq, if
+ * it has had clearly less recent service than @prev, which runs here
+ * (smart_rotates()).  Called with @rq locked and unpinned.
+ */
+static void smart_rotate_from(struct rq *rq, struct rq *src,
+			      struct task_struct *prev)
+{
+	/* Before the locks are juggled: another CPU may clear the update. */
+	u64 now = rq_clock(rq);
+	struct task_struct *p;
+
+	double_lock_balance(rq, src);
+	if (src->smart.nr_movable &&
+	    smart_q(src)->nr_runnable == smart_load(cpu_of(rq)) + 1) {
+		p = smart_pullable(src, cpu_of(rq));
+		if (p && smart_rotates(p, prev, now)) {
+			trace_smart_rotate(p, cpu_of(src), cpu_of(rq));
+			smart_move(src, p, rq);
+		}
+	}
+	double_unlock_balance(rq, src);
 }
 
 /*
@@ -1211,8 +1352,9 @@ static bool smart_pull_from(struct rq *rq, struct rq *src)
  * overloaded CPUs, from this one on, that has at least two runnable
  * SMART tasks more than this one and a waiting task allowed here.  Called
  * with @rq locked and unpinned; may drop and retake the lock.
+ * Return: true if a task came.
  */
-static void smart_pull(struct rq *rq, int first)
+static bool smart_pull(struct rq *rq, int first)
 {
 	struct smart_root *sr = &rq->rd->smart;
 	int this_cpu = cpu_of(rq), cpu, probes = 0;
@@ -1225,9 +1367,9 @@ static void smart_pull(struct rq *rq, int first)
 	    smart_imbalanced(READ_ONCE(cpu_rq(first)->smart.q.nr_runnable),
 			     smart_load(this_cpu)) &&
 	    smart_pull_from(rq, cpu_rq(first)))
-		return;
+		return true;
 	if (!atomic_read(&sr->overload_count))
-		return;
+		return false;
 	/* The count before the mask, as pull_rt_task(). */
 	smp_rmb();
 	for_each_cpu_wrap(cpu, sr->overload, this_cpu + 1) {
@@ -1238,10 +1380,11 @@ static void smart_pull(struct rq *rq, int first)
 		if (smart_imbalanced(READ_ONCE(src->smart.q.nr_runnable),
 				     smart_load(this_cpu)) &&
 		    smart_pull_from(rq, src))
-			return;
+			return true;
 		if (++probes >= SMART_PULL_PROBES)
-			return;
+			break;
 	}
+	return false;
 }
 
 /*
@@ -1254,10 +1397,14 @@ static int balance_smart(struct rq *rq, struct task_struct *prev,
 	bool kicked = READ_ONCE(rq->smart.kicked);
 
 	if ((kicked || smart_load(cpu_of(rq)) <= 1) && cpu_active(cpu_of(rq))) {
+		int src = kicked ? READ_ONCE(rq->smart.kick_src) : -1;
+		bool rotate = kicked && READ_ONCE(rq->smart.kick_rotate);
+
 		if (kicked)
 			WRITE_ONCE(rq->smart.kicked, false);
 		rq_unpin_lock(rq, rf);
-		smart_pull(rq, kicked ? READ_ONCE(rq->smart.kick_src) : -1);
+		if (!smart_pull(rq, src) && rotate && src != cpu_of(rq))
+			smart_rotate_from(rq, cpu_rq(src), prev);
 		rq_repin_lock(rq, rf);
 	}
 	return sched_stop_runnable(rq) || sched_dl_runnable(rq) ||
@@ -1285,12 +1432,13 @@ static void smart_kick_fn(void *info)
 static DEFINE_PER_CPU(call_single_data_t, smart_kick_csd) =
 	CSD_INIT(smart_kick_fn, NULL);
 
-static void smart_kick(int cpu, int src)
+static void smart_kick(int cpu, int src, bool rotate)
 {
 	atomic_t *pending = per_cpu_ptr(&smart_kick_pending, cpu);
 
 	/* Before the IPI (atomic_xchg() orders it); a later kicker's wins. */
 	WRITE_ONCE(cpu_rq(cpu)->smart.kick_src, src);
+	WRITE_ONCE(cpu_rq(cpu)->smart.kick_rotate, rotate);
 	if (atomic_xchg(pending, 1))
 		return;
 	if (smp_call_function_single_async(cpu, per_cpu_ptr(&smart_kick_csd, cpu)))
@@ -1302,12 +1450,13 @@ static void smart_kick(int cpu, int src)
  * movable one and has no SMART task, so that it pulls.  At the tick
  * (@tick), if there is none, compare with the next CPU in turn (one CPU
  * per tick, whatever their number) and kick it if it has at least two
- * tasks fewer: uneven busy CPUs are evened within nr_cpus ticks.  Called
- * with @rq locked; takes no other rq lock.
+ * tasks fewer: uneven busy CPUs are evened within nr_cpus ticks; or one
+ * task fewer, to take the waiting task in turn (smart_rotate_hint()).
+ * Called with @rq locked; takes no other rq lock.
  */
 static void smart_kick_balance(struct rq *rq, bool tick)
 {
-	unsigned int nr = smart_q(rq)->nr_runnable;
+	unsigned int nr = smart_q(rq)->nr_runnable, load;
 	struct task_struct *p;
 	int cpu;
 
@@ -1318,7 +1467,7 @@ static void smart_kick_balance(struct rq *rq, bool tick)
 		return;
 	cpu = smart_find_free(p, cpu_of(rq));
 	if (cpu >= 0 && cpu != cpu_of(rq)) {
-		smart_kick(cpu, cpu_of(rq));
+		smart_kick(cpu, cpu_of(rq), false);
 		return;
 	}
 	if (!tick)
@@ -1327,9 +1476,13 @@ static void smart_kick_balance(struct rq *rq, bool tick)
 	if (cpu >= nr_cpu_ids)
 		cpu = cpumask_first(p->cpus_ptr);
 	rq->smart.probe = cpu;
-	if (cpu != cpu_of(rq) && cpu_active(cpu) &&
-	    smart_imbalanced(nr, smart_load(cpu)))
-		smart_kick(cpu, cpu_of(rq));
+	if (cpu == cpu_of(rq) || !cpu_active(cpu))
+		return;
+	load = smart_load(cpu);
+	if (smart_imbalanced(nr, load))
+		smart_kick(cpu, cpu_of(rq), false);
+	else if (nr == load + 1 && smart_rotate_hint(rq, p, cpu))
+		smart_kick(cpu, cpu_of(rq), true);
 }
 
 static void task_woken_smart(struct rq *rq, struct task_struct *p)
@@ -1461,6 +1614,8 @@ void sched_smart_fork(struct task_struct *p)
 	sse->constraints_met = 0;
 	sse->constraints_missed = 0;
 	sse->notifications = 0;
+	sse->recent = 0;
+	sse->recent_epoch = 0;
 	/* Time constraints are per thread: none is inherited. */
 	smart_tc_fork(p);
 	sse->pi_boosted = false;

@@ -32,6 +32,11 @@ struct task_group;
  * @kicked:	another CPU asked this one to pull (balance_smart())
  * @kick_src:	the CPU that asked last, where a task waits that may come
  *		here: the pull looks there first
+ * @kick_rotate: it asked this one to take its waiting task in turn
+ *		(smart_rotate_from()), not to even the load
+ * @run_recent:	the recent service of the task running here at the last
+ *		tick, for other CPUs to compare with (smart_rotate_hint())
+ * @run_epoch:	the epoch of @run_recent
  * @online:	between rq_online_smart() and rq_offline_smart()
  * @busy:	this CPU is in its root domain's smart_root::busy: it has
  *		runnable SMART tasks
@@ -61,6 +66,9 @@ struct smart_rq {
 	bool kicked;
 	bool online;
 	int kick_src;
+	bool kick_rotate;
+	u64 run_recent;
+	u64 run_epoch;
 	bool busy;
 	bool overloaded;
 	unsigned int nr_movable;
