@@ -4,6 +4,12 @@
  *
  *   fair_unpinned   2 x nCPU SMART hogs, free to migrate: each gets half a
  *                   CPU (+-10% relative), measured from the hogs' CPU clocks
+ *   uneven_2        3 SMART hogs allowed on CPUs 0-1 each get 67 +-7% of a
+ *                   CPU over 6 s: per-CPU queues alone give 100/50/50, the
+ *                   waiting task must take turns on the less loaded CPU
+ *                   (+-12% under SMART_STOLEN_CLOCK: host stalls charged
+ *                   to whichever hog runs; strict in the -icount boots)
+ *   uneven_4        5 hogs on CPUs 0-3 (4+ CPUs): 80 +-8% each (+-12%)
  *   affinity        a SMART hog pinned to CPU 1 never runs elsewhere while
  *                   the balancer has reason to move things around
  *   hotplug         CPU 1 goes offline and comes back under SMART load: no
@@ -103,6 +109,57 @@ TEST_F(smp, fair_unpinned)
 			       i, rel);
 		}
 	}
+}
+
+/* ------------------------------------------------------------------ */
+
+/*
+ * @k + 1 equal SMART hogs allowed on CPUs 0..@k-1: each must get k/(k+1)
+ * of a CPU within @tol (absolute) over the window.  The controller runs
+ * FIFO on the last CPU, outside the hogs' CPUs when there is one.
+ */
+static void check_uneven(struct __test_metadata *_metadata,
+			 struct hog_set *h, int k, double tol)
+{
+	int ncpu = online_cpus(), n = k + 1, i;
+	double want = (double)k / n;
+	long long wall;
+
+	if (ncpu < k)
+		SKIP(return, "needs >= %d CPUs (have %d)", k, ncpu);
+	if (smart_stolen_clock())
+		tol = 0.12;
+	controller_setup(ncpu > k ? ncpu - 1 : -1);
+	for (i = 0; i < n; i++)
+		smart_hog(_metadata, h, (1UL << k) - 1, NULL, NULL);
+	hogs_go(h);
+	sleep_ns(500 * NSEC_PER_MSEC);
+	hogs_measure(h, 6 * NSEC_PER_SEC);
+	wall = h->t1 - h->t0;
+	for (i = 0; i < n; i++) {
+		double util = (double)hog_delta(h, i) / wall;
+
+		TH_LOG("hog %d: %.1f%% of a CPU (on CPU %d)", i, 100 * util,
+		       proc_stat_cpu(h->pid[i]));
+		if (smart_smoke()) {
+			EXPECT_GT(hog_delta(h, i), 0);
+			continue;
+		}
+		EXPECT_TRUE(util >= want - tol && util <= want + tol) {
+			TH_LOG("hog %d: expected %.0f%% +-%.0f%% of a CPU, got %.1f%%",
+			       i, 100 * want, 100 * tol, 100 * util);
+		}
+	}
+}
+
+TEST_F_TIMEOUT(smp, uneven_2, 60)
+{
+	check_uneven(_metadata, &self->h, 2, 0.07);
+}
+
+TEST_F_TIMEOUT(smp, uneven_4, 60)
+{
+	check_uneven(_metadata, &self->h, 4, 0.08);
 }
 
 /* ------------------------------------------------------------------ */
