@@ -80,6 +80,7 @@ RECORD_KEYS = {
     "wakeup": ("label", "tool", "load"),
     "throughput": ("label", "workload", "cpus", "clock"),
     "groups": ("label", "kind", "threads", "depth"),
+    "spread": ("label", "cpus", "clock"),
 }
 
 # SMART paper, Table 2: % CPU of News audio and Typing run alone. The ideal
@@ -166,6 +167,9 @@ TARGET_GROUP_PERIODIC_LAT_MS = 10.0     # one quantum
 TARGET_PICK_TC_RATIO = 2.0              # cost(32 constrained) / cost(1), of 100
 TARGET_SYSCALL_RATIO = 1.2              # begin+end / (sched_setattr + getattr)
 TARGET_THROUGHPUT_RATIO = 1.05          # SMP elapsed time SMART / EEVDF
+# nCPU + 1 hogs: each within this many points of 100 * nCPU / (nCPU + 1)
+TARGET_SPREAD_POINTS = {2: 7.0, 4: 8.0}
+TARGET_SPREAD_REL = 0.10                # other CPU counts: of the fair part
 PICK_SMALL, PICK_LARGE = 10, 1000
 PICK_TC_N, PICK_TC_FEW, PICK_TC_MANY = 100, 1, 32
 
@@ -1274,6 +1278,44 @@ def section_throughput(res, targets):
     return lines
 
 
+def section_spread(res, targets):
+    """Fairness across CPUs: nCPU + 1 hogs, each one's % of a CPU."""
+    lines = ["## Fairness across CPUs (nCPU + 1 hogs)", ""]
+    recs = res.get("spread")
+    if not recs:
+        return lines + ["Not run (no `spread` records).", ""]
+    own = []
+    lines += ["Each hog's CPU time over the window, in % of one CPU; the "
+              "fair part is nCPU / (nCPU + 1). Per-CPU queues alone give "
+              "the hog alone on its CPU 100% and the others 50%.", ""]
+    rows = []
+    for r in sorted(recs, key=lambda r: (str(r.get("clock")),
+                                         num(r.get("cpus")) or 0,
+                                         label_key(r.get("label")))):
+        cpus, hogs = num(r.get("cpus")), num(r.get("hogs"))
+        shares = [num(v) for v in r.get("cpu_pct") or []]
+        if not cpus or not hogs or not shares or None in shares:
+            continue
+        fair = 100.0 * cpus / hogs
+        tol = TARGET_SPREAD_POINTS.get(int(cpus), TARGET_SPREAD_REL * fair)
+        worst = max(abs(v - fair) for v in shares)
+        rows.append([r.get("label"), fmt_int(cpus), r.get("clock"),
+                     fmt(r.get("duration_s"), 0),
+                     " / ".join(fmt(v) for v in shares), fmt(fair),
+                     fmt(worst)])
+        if r.get("label") != "EEVDF":
+            own.append(Target("spread", "%s, %d hogs on %d vCPUs, %s: each "
+                              "%.0f%% ± %.0f" % (r.get("label"), hogs, cpus,
+                                                 r.get("clock"), fair, tol),
+                              " / ".join(fmt(v) for v in shares),
+                              worst <= tol))
+    lines += md_table(["label", "vCPUs", "clock", "s", "% of a CPU each",
+                       "fair %", "worst |Δ|"], rows)
+    targets.extend(own)
+    lines += ["### Targets (spread)", ""] + targets_table(own)
+    return lines
+
+
 def groups_scale(recs, label):
     """{(threads, depth): iterations} of the scale runs of @label."""
     return {(r.get("threads"), r.get("depth")): num(r.get("iterations"))
@@ -1535,6 +1577,12 @@ def csv_rows(res):
                         case)
                 if r:
                     yield r
+    for rec in res.get("spread"):
+        case = "cpus=%s clock=%s" % (rec.get("cpus"), rec.get("clock"))
+        for i, v in enumerate(rec.get("cpu_pct") or []):
+            r = row(rec, "hog%d" % i, "cpu_pct", v, "%", case)
+            if r:
+                yield r
 
 
 # --------------------------------------------------------------------------
@@ -1994,7 +2042,8 @@ def main(argv=None):
     targets = []
     body = []
     for section in (section_fig3, section_fig5, section_realmix, section_berate,
-                    section_overheads, section_throughput, section_groups):
+                    section_overheads, section_throughput, section_spread,
+                    section_groups):
         body += section(res, targets)
     plots = write_plots(res, outdir)
     body += section_plots(plots)

@@ -10,6 +10,8 @@
 #   messaging   perf bench sched messaging (sockets, processes)
 #   pipe        perf bench sched pipe (two tasks ping-pong)
 #
+# then bench/guest/spread.sh (fairness across CPUs) under the same labels.
+#
 # LABELS (default "SMART EEVDF"): SMART runs the workload under
 # `smartctl run` (opt-in boot) or as it is (sched_smart=all boot: every
 # task is SMART; label it SMART-all); EEVDF runs it as it is in an opt-in
@@ -116,6 +118,8 @@ for w in $workloads; do
 		}' >"$out/raw/throughput-$w-$rl-c$ncpu-$clock.json"
 	done
 done
+# fairness across CPUs, in the same boot and under the same labels
+sh bench/guest/spread.sh "$mode" "$out" "$labels" "$clock" || failed="$failed spread"
 if [ -n "$failed" ]; then
 	echo "# throughput: FAILED:$failed"
 	exit 1
