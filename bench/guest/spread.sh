@@ -32,11 +32,12 @@ hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
 failed=""
 
 # PIDS... -> "uptime ticks..." (ticks: utime + stime), read by one process
-# at once: in an opt-in boot this shell waits behind the SMART hogs (for
-# the fair server), so its sleep ends late and its own steps are slow.
+# at once, at a SMART priority above the hogs': in an opt-in boot this
+# shell waits behind the SMART hogs (for the fair server), so its sleep
+# ends late and a reader that waits between its reads miscounts.
 snap() {
 	# shellcheck disable=SC2046
-	awk 'FILENAME == "/proc/uptime" { printf "%s", $1; next }
+	smartctl run -P 1 -- awk 'FILENAME == "/proc/uptime" { printf "%s", $1; next }
 	     { printf " %d", $14 + $15 } END { print "" }' \
 		/proc/uptime $(for p in "$@"; do echo "/proc/$p/stat"; done) 2>/dev/null
 }
