@@ -1404,7 +1404,8 @@ static int balance_smart(struct rq *rq, struct task_struct *prev,
 		if (kicked)
 			WRITE_ONCE(rq->smart.kicked, false);
 		rq_unpin_lock(rq, rf);
-		if (!smart_pull(rq, src) && rotate && src != cpu_of(rq))
+		if (!smart_pull(rq, src) && rotate && src >= 0 &&
+		    src != cpu_of(rq))
 			smart_rotate_from(rq, cpu_rq(src), prev);
 		rq_repin_lock(rq, rf);
 	}
