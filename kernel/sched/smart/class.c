@@ -1186,20 +1186,29 @@ static void migrate_task_rq_smart(struct task_struct *p, int new_cpu)
  * one its waiting task if the task has had clearly less recent service
  * than the one running there: the tasks take turns on the less loaded
  * CPU, and over time each gets the same (weighted) part of the CPUs.
- * Tasks of another priority than the running one's, and tasks with a
- * time constraint, are not rotated: that would not be about fairness.
+ * A waiting task of higher priority than the running one's always goes
+ * (priorities are strict), one of lower priority never; a task with a
+ * time constraint is not moved (its CPU is chosen for its deadlines), but
+ * a waiting task may go to a CPU where one runs: a constraint must not
+ * keep a hog alone on its CPU.
  *
- * "Clearly less": by 1/2^SMART_ROTATE_MARGIN of the running task's, and
- * that at least 1/4 epoch, so that tasks do not move back and forth on
- * noise.  With 3 hogs on 2 CPUs each moves 3 to 5 times a second (2 to 3
+ * "Clearly less": by more than 1/2^SMART_ROTATE_MARGIN of the running
+ * task's, which must be at least 1/4 epoch, so that tasks do not move
+ * back and forth on noise.  With 3 hogs on 2 CPUs each moves 3 to 5 times a second (2 to 3
  * under EEVDF) and gets 64 to 69% of a CPU over 6 s.  Epochs of 134 ms
  * and a margin of 1/4 let it drift to 58 to 73% without -icount.
  */
 #define SMART_ROTATE_MARGIN	3
 #define SMART_ROTATE_MIN	(1ULL << (SMART_RECENT_SHIFT - 2))
 
-static bool smart_rotates_past(u64 waiting, u64 running)
+/*
+ * Does a waiting task of priority @wprio and recent service @waiting go
+ * before a running one of @rprio and @running?
+ */
+static bool smart_rotates_past(s32 wprio, u64 waiting, s32 rprio, u64 running)
 {
+	if (wprio != rprio)
+		return wprio > rprio;
 	return running >= SMART_ROTATE_MIN &&
 	       waiting < running - (running >> SMART_ROTATE_MARGIN);
 }
@@ -1214,24 +1223,23 @@ static bool smart_rotates(struct task_struct *p, struct task_struct *curr,
 	const struct smart_entity *a = smart_se(p), *b = smart_se(curr);
 
 	if (curr->sched_class != &smart_sched_class ||
-	    b->state != SMART_SE_RUNNABLE)
+	    b->state != SMART_SE_RUNNABLE || a->tc.deadline)
 		return false;
-	if (a->prio != b->prio || a->tc.deadline || b->tc.deadline)
-		return false;
-	return smart_rotates_past(smart_recent(p, now), smart_recent(curr, now));
+	return smart_rotates_past(a->prio, smart_recent(p, now),
+				  b->prio, smart_recent(curr, now));
 }
 
 /*
- * The running task's recent service as its CPU published it at its last
- * tick (0 if it is not to be rotated), for other CPUs to look at without
- * its lock (smart_kick_balance()).
+ * The running task's priority and recent service as its CPU published
+ * them at its last tick, for other CPUs to look at without its lock
+ * (smart_rotate_hint()).
  */
 static void smart_publish_recent(struct rq *rq, struct task_struct *curr)
 {
 	u64 now = rq_clock(rq);
-	u64 recent = smart_se(curr)->tc.deadline ? 0 : smart_recent(curr, now);
 
-	WRITE_ONCE(rq->smart.run_recent, recent);
+	WRITE_ONCE(rq->smart.run_prio, smart_se(curr)->prio);
+	WRITE_ONCE(rq->smart.run_recent, smart_recent(curr, now));
 	WRITE_ONCE(rq->smart.run_epoch, now >> SMART_RECENT_SHIFT);
 }
 
@@ -1247,7 +1255,8 @@ static bool smart_rotate_hint(struct rq *rq, struct task_struct *p, int cpu)
 	if (smart_se(p)->tc.deadline ||
 	    READ_ONCE(dst->smart.q.nr_runnable) != smart_load(cpu))
 		return false;
-	return smart_rotates_past(smart_recent(p, now),
+	return smart_rotates_past(smart_se(p)->prio, smart_recent(p, now),
+				  READ_ONCE(dst->smart.run_prio),
 				  smart_decay(READ_ONCE(dst->smart.run_recent),
 					      READ_ONCE(dst->smart.run_epoch),
 					      now));
@@ -1325,13 +1334,11 @@ static bool smart_pull_from(struct rq *rq, struct rq *src)
 /*
  * Take the waiting task of @src, one SMART task more loaded than @rq, if
  * it has had clearly less recent service than @prev, which runs here
- * (smart_rotates()).  Called with @rq locked and unpinned.
+ * (smart_rotates()), as of @now.  Called with @rq locked and unpinned.
  */
 static void smart_rotate_from(struct rq *rq, struct rq *src,
-			      struct task_struct *prev)
+			      struct task_struct *prev, u64 now)
 {
-	/* Before the locks are juggled: another CPU may clear the update. */
-	u64 now = rq_clock(rq);
 	struct task_struct *p;
 
 	double_lock_balance(rq, src);
@@ -1400,13 +1407,15 @@ static int balance_smart(struct rq *rq, struct task_struct *prev,
 	if ((kicked || smart_load(cpu_of(rq)) <= 1) && cpu_active(cpu_of(rq))) {
 		int src = kicked ? READ_ONCE(rq->smart.kick_src) : -1;
 		bool rotate = kicked && READ_ONCE(rq->smart.kick_rotate);
+		/* Now: a double_lock_balance() clears the clock's update. */
+		u64 now = rq_clock(rq);
 
 		if (kicked)
 			WRITE_ONCE(rq->smart.kicked, false);
 		rq_unpin_lock(rq, rf);
 		if (!smart_pull(rq, src) && rotate && src >= 0 &&
 		    src != cpu_of(rq))
-			smart_rotate_from(rq, cpu_rq(src), prev);
+			smart_rotate_from(rq, cpu_rq(src), prev, now);
 		rq_repin_lock(rq, rf);
 	}
 	return sched_stop_runnable(rq) || sched_dl_runnable(rq) ||
@@ -1616,8 +1625,11 @@ void sched_smart_fork(struct task_struct *p)
 	sse->constraints_met = 0;
 	sse->constraints_missed = 0;
 	sse->notifications = 0;
-	sse->recent = 0;
-	sse->recent_epoch = 0;
+	/*
+	 * recent and recent_epoch stay the parent's: a child that started
+	 * as the least served task would never be rotated off its CPU, and a
+	 * task forking itself anew would keep a CPU to itself.
+	 */
 	/* Time constraints are per thread: none is inherited. */
 	smart_tc_fork(p);
 	sse->pi_boosted = false;

@@ -34,8 +34,9 @@ struct task_group;
  *		here: the pull looks there first
  * @kick_rotate: it asked this one to take its waiting task in turn
  *		(smart_rotate_from()), not to even the load
- * @run_recent:	the recent service of the task running here at the last
- *		tick, for other CPUs to compare with (smart_rotate_hint())
+ * @run_prio:	the priority of the task running here at the last tick
+ * @run_recent:	its recent service, for other CPUs to compare with
+ *		(smart_rotate_hint())
  * @run_epoch:	the epoch of @run_recent
  * @online:	between rq_online_smart() and rq_offline_smart()
  * @busy:	this CPU is in its root domain's smart_root::busy: it has
@@ -67,6 +68,7 @@ struct smart_rq {
 	bool online;
 	int kick_src;
 	bool kick_rotate;
+	s32 run_prio;
 	u64 run_recent;
 	u64 run_epoch;
 	bool busy;
