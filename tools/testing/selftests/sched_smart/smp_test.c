@@ -10,6 +10,9 @@
  *                   (+-12% under SMART_STOLEN_CLOCK: host stalls charged
  *                   to whichever hog runs; strict in the -icount boots)
  *   uneven_4        5 hogs on CPUs 0-3 (4+ CPUs): 80 +-8% each (+-12%)
+ *   uneven_prio     2 hogs at priority 0 and 1 at -1 on CPUs 0-1: the two
+ *                   get a CPU each (>= 90%), whichever CPU the lower one
+ *                   started on: lowering one's priority must not buy a CPU
  *   affinity        a SMART hog pinned to CPU 1 never runs elsewhere while
  *                   the balancer has reason to move things around
  *   hotplug         CPU 1 goes offline and comes back under SMART load: no
@@ -160,6 +163,46 @@ TEST_F_TIMEOUT(smp, uneven_2, 60)
 TEST_F_TIMEOUT(smp, uneven_4, 60)
 {
 	check_uneven(_metadata, &self->h, 4, 0.08);
+}
+
+TEST_F_TIMEOUT(smp, uneven_prio, 60)
+{
+	long long wall;
+	cpu_set_t both;
+	pid_t low;
+	int i, r;
+
+	CPU_ZERO(&both);
+	CPU_SET(0, &both);
+	CPU_SET(1, &both);
+	controller_setup(online_cpus() > 2 ? online_cpus() - 1 : -1);
+	/* The lower one first, alone on CPU 1; the others on CPU 0. */
+	low = smart_hog(_metadata, &self->h, 1UL << 1, NULL, NULL);
+	r = smart_set(low, SMART_ATTR_PRIORITY, -1, 0);
+	ASSERT_EQ(0, r) {
+		TH_LOG("smart_setattr(priority -1): %s", strerror(-r));
+	}
+	for (i = 0; i < 2; i++)
+		smart_hog(_metadata, &self->h, 1UL << 0, NULL, NULL);
+	hogs_go(&self->h);
+	sleep_ns(100 * NSEC_PER_MSEC);
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, sched_setaffinity(self->h.pid[i], sizeof(both), &both));
+	sleep_ns(500 * NSEC_PER_MSEC);
+	hogs_measure(&self->h, 4 * NSEC_PER_SEC);
+	wall = self->h.t1 - self->h.t0;
+	for (i = 0; i < 3; i++) {
+		double util = (double)hog_delta(&self->h, i) / wall;
+
+		TH_LOG("hog %d (priority %d): %.1f%% of a CPU (on CPU %d)", i,
+		       i ? 0 : -1, 100 * util, proc_stat_cpu(self->h.pid[i]));
+		if (smart_smoke() || !i)
+			continue;
+		EXPECT_GE(util, 0.90) {
+			TH_LOG("hog %d: a priority-0 hog waits while a lower one has a CPU",
+			       i);
+		}
+	}
 }
 
 /* ------------------------------------------------------------------ */
