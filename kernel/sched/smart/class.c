@@ -1194,9 +1194,10 @@ static void migrate_task_rq_smart(struct task_struct *p, int new_cpu)
  *
  * "Clearly less": by more than 1/2^SMART_ROTATE_MARGIN of the running
  * task's, which must be at least 1/4 epoch, so that tasks do not move
- * back and forth on noise.  With 3 hogs on 2 CPUs each moves 3 to 5 times a second (2 to 3
- * under EEVDF) and gets 64 to 69% of a CPU over 6 s.  Epochs of 134 ms
- * and a margin of 1/4 let it drift to 58 to 73% without -icount.
+ * back and forth on noise.  With 3 hogs on 2 CPUs each moves 3 to 5
+ * times a second (2 to 3 under EEVDF) and gets 64 to 69% of a CPU over
+ * 6 s.  Epochs of 134 ms and a margin of 1/4 let it drift to 58 to 73%
+ * without -icount.
  */
 #define SMART_ROTATE_MARGIN	3
 #define SMART_ROTATE_MIN	(1ULL << (SMART_RECENT_SHIFT - 2))
