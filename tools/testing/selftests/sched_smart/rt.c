@@ -82,6 +82,9 @@ static void *ptask_run(struct ptask *t)
 		 */
 		sleep_until_ns(t->workahead && k ? r - t->period : r);
 		j->wake = mono_ns() - r;
+		if (k == 0 && t->spread && pin_mask(0, t->spread))
+			ptask_error(t, "sched_setaffinity(%#lx): %s", t->spread,
+				    strerror(errno));
 		if (k == 0)
 			cpu0 = thread_cpu_ns();
 		if (!t->constrained) {
@@ -149,6 +152,9 @@ static void *ptask_run(struct ptask *t)
 		}
 		if (!dropped && done - r > t->worst)
 			t->worst = done - r;
+		ret = sched_getcpu();
+		t->moves += k && ret != t->cpu;
+		t->cpu = ret;
 	}
 	sleep_until_ns(t->t0 + t->njobs * t->period);
 	t->cpu_ns = thread_cpu_ns() - cpu0;

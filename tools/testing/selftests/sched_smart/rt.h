@@ -45,6 +45,7 @@ struct ptask {
 	bool drop;		/* abandon a job when its notification arrives */
 	bool workahead;		/* start a job up to a period before its release */
 	unsigned int flags;	/* of the constraints */
+	unsigned long spread;	/* if set, the affinity from the first release on */
 	long long period, work, estimate;
 	int njobs;
 	long long t0;		/* first release, CLOCK_MONOTONIC (set by run_ptasks) */
@@ -61,6 +62,8 @@ struct ptask {
 	int infeasible;		/* begin predicted INFEASIBLE */
 	long long cpu_ns;	/* CPU time over [t0, t0 + njobs * period) */
 	long long worst;	/* latest completion of a job, from its release */
+	int cpu;		/* the CPU it finished its last job on */
+	int moves;		/* jobs finished on another CPU than the one before */
 	struct pjob {
 		long long wake;	/* first ran after the release, from it */
 		long long done;	/* work done or dropped, from the release */
