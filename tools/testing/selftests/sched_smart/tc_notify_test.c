@@ -18,10 +18,18 @@
  *
  * Everything that is timed runs pinned to CPU 0 so that "alone on a CPU"
  * means it; every test SKIPs when the kernel has no SCHED_SMART.
+ *
+ *   told_slot_higher_prio  a waiting task told it is late takes the told
+ *     slot from a task of lower priority holding it (one that could
+ *     never run out of order beside the pick), and hears before its
+ *     deadline
+ *     (four threads at priorities -1, 0, 1, 2 on CPU 0; on 20f5c09's
+ *     kernel the priority-1 one heard only once its constraint expired)
  */
 #include "../kselftest_harness.h"
 #include "util.h"
 #include "tc.h"
+#include <sys/eventfd.h>
 
 struct nt_worker {
 	/* in */
@@ -337,6 +345,210 @@ TEST(notify_once_either_code)
 	}
 	a = smart_counts_self();
 	EXPECT_COUNTS(b, a, 0, 1, 1);
+}
+
+enum { TS_L, TS_Y, TS_P, TS_X, TS_N };
+
+static const int ts_prio[TS_N] = { -1, 0, 1, 2 };
+
+#define TS_L_DL		(2000 * MS)	/* rejected once Y begins: 1.9 + 1.2 > 2 s */
+#define TS_L_EST	(1900 * MS)
+#define TS_Y_DL		(2500 * MS)	/* the pick while P waits */
+#define TS_Y_EST	(1200 * MS)
+#define TS_Y_WORK	(1000 * MS)
+#define TS_P_DL		(800 * MS)	/* latest start 100 ms after its begin */
+#define TS_P_EST	(700 * MS)
+#define TS_X_RUN	(270 * MS)	/* X holds CPU 0 past P's latest start */
+
+struct ts_shared {
+	int efd[TS_N];			/* a write starts thread i */
+	pid_t tid[TS_N];
+	int ready[TS_N];		/* about to wait on efd[i] */
+	int setup_err[TS_N];
+	int begin_r[TS_N];
+	struct smart_constraint c[TS_N];	/* as begun */
+	int stop;			/* L may end */
+	long long t_p;			/* P's begin */
+	long long x_end;		/* X's last instant on CPU 0 */
+	int p_end_r;			/* smart_constraint_end() of P */
+	long long p_end_at;
+};
+
+struct ts_thread {
+	struct ts_shared *sh;
+	int i;
+};
+
+static int ts_kick(struct ts_shared *sh, int i)
+{
+	uint64_t one = 1;
+
+	return write(sh->efd[i], &one, sizeof(one)) == sizeof(one) ? 0 : -errno;
+}
+
+static void *ts_fn(void *arg)
+{
+	const struct ts_thread *t = arg;
+	struct ts_shared *sh = t->sh;
+	int i = t->i;
+	struct smart_attr a = {
+		.size = sizeof(a),
+		.mask = SMART_ATTR_PRIORITY | SMART_ATTR_SHARE | SMART_ATTR_SIGNAL,
+		.priority = ts_prio[i], .share = 1024,
+		.notify_signal = SMART_NOTE_SIG,
+	};
+	struct smart_constraint *c = &sh->c[i], e;
+	long long now, end;
+	uint64_t v;
+
+	__atomic_store_n(&sh->tid[i], sys_gettid(), __ATOMIC_RELEASE);
+	if (pin_to(0, CPU_T))
+		sh->setup_err[i] = -errno;
+	else if (smart_setattr(0, &a, 0))
+		sh->setup_err[i] = -errno;
+	__atomic_store_n(&sh->ready[i], 1, __ATOMIC_RELEASE);
+	if (read(sh->efd[i], &v, sizeof(v)) != sizeof(v) || sh->setup_err[i])
+		return NULL;
+
+	now = mono_ns();
+	switch (i) {
+	case TS_L:
+		smart_tc_init(c, SMART_CONSTRAINT_NOTIFY, now + TS_L_DL, TS_L_EST,
+			      0, COOKIE + 'L');
+		sh->begin_r[i] = smart_tc_begin(c);
+		ts_kick(sh, TS_Y);
+		/* waits (prio -1) until the others are done */
+		end = c->deadline + 500 * MS;
+		while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED) &&
+		       mono_ns() < end)
+			;
+		e = *c;
+		smart_tc_end(&e);
+		break;
+	case TS_Y:
+		smart_tc_init(c, 0, now + TS_Y_DL, TS_Y_EST, 0, COOKIE + 'Y');
+		sh->begin_r[i] = smart_tc_begin(c);
+		ts_kick(sh, TS_P);
+		spin_cpu_ns(TS_Y_WORK);
+		e = *c;
+		smart_tc_end(&e);
+		break;
+	case TS_P:
+		smart_tc_init(c, SMART_CONSTRAINT_NOTIFY, now + TS_P_DL, TS_P_EST,
+			      0, COOKIE + 'P');
+		sh->begin_r[i] = smart_tc_begin(c);
+		__atomic_store_n(&sh->t_p, now, __ATOMIC_RELEASE);
+		ts_kick(sh, TS_X);
+		end = c->deadline + 100 * MS;
+		while (!smart_note_count() && mono_ns() < end)
+			;
+		e = *c;
+		sh->p_end_r = smart_tc_end(&e);
+		sh->p_end_at = mono_ns();
+		break;
+	case TS_X:
+		end = __atomic_load_n(&sh->t_p, __ATOMIC_ACQUIRE) + TS_X_RUN;
+		while (mono_ns() < end)
+			;
+		sh->x_end = mono_ns();
+		break;
+	}
+	return NULL;
+}
+
+TEST(told_slot_higher_prio)
+{
+	static struct ts_shared sh;	/* outlives an early return */
+	static struct ts_thread th[TS_N];
+	struct smart_note_log *log = smart_notes();
+	const struct smart_note *np = NULL, *nl = NULL;
+	int i, n_p = 0, n_l = 0;
+	pthread_t pt[TS_N];
+	long long end, tp;
+
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	memset(&sh, 0, sizeof(sh));
+	ASSERT_EQ(0, smart_note_install(SMART_NOTE_SIG));
+	ASSERT_EQ(0, pin_to(0, controller_cpu()));
+	for (i = 0; i < TS_N; i++) {
+		sh.efd[i] = eventfd(0, 0);
+		ASSERT_LE(0, sh.efd[i]);
+	}
+	for (i = 0; i < TS_N; i++) {
+		th[i].sh = &sh;
+		th[i].i = i;
+		ASSERT_EQ(0, pthread_create(&pt[i], NULL, ts_fn, &th[i]));
+	}
+	/* All four asleep in read(): nothing of ours runs on CPU 0. */
+	end = mono_ns() + 2 * NSEC_PER_SEC;
+	for (i = 0; i < TS_N; i++)
+		while ((!__atomic_load_n(&sh.ready[i], __ATOMIC_ACQUIRE) ||
+			proc_state(sh.tid[i]) != 'S') && mono_ns() < end)
+			sleep_ns(MS);
+	for (i = 0; i < TS_N; i++) {
+		ASSERT_EQ(0, sh.setup_err[i]) {
+			TH_LOG("thread %d: pin/setattr: %s", i, strerror(-sh.setup_err[i]));
+		}
+	}
+	ASSERT_EQ(0, ts_kick(&sh, TS_L));
+	pthread_join(pt[TS_P], NULL);
+	pthread_join(pt[TS_X], NULL);
+	pthread_join(pt[TS_Y], NULL);
+	__atomic_store_n(&sh.stop, 1, __ATOMIC_RELAXED);
+	pthread_join(pt[TS_L], NULL);
+
+	tp = sh.t_p;
+	for (i = 0; i < log->n && i < SMART_NOTE_MAX; i++) {
+		const struct smart_note *n = &log->note[i];
+
+		TH_LOG("note %d: tid %d code %s cookie %#llx at %+.1f ms from P's begin",
+		       i, n->tid, smart_code_name(n->code), n->cookie,
+		       smart_ms(n->t - tp));
+		if (n->tid == sh.tid[TS_P]) {
+			n_p++;
+			np = n;
+		} else if (n->tid == sh.tid[TS_L]) {
+			n_l++;
+			nl = n;
+		}
+	}
+	TH_LOG("P: deadline %+.1f ms, X left CPU 0 at %+.1f ms, P ended at %+.1f ms: %s",
+	       smart_ms((long long)sh.c[TS_P].deadline - tp), smart_ms(sh.x_end - tp),
+	       smart_ms(sh.p_end_at - tp), sh.p_end_r ? strerror(-sh.p_end_r) : "active");
+
+	/* the case is set up: L told first, while waiting; P feasible at begin */
+	for (i = TS_L; i <= TS_P; i++) {
+		ASSERT_EQ(0, sh.begin_r[i]);
+		ASSERT_EQ((__u32)SMART_STATUS_FEASIBLE, sh.c[i].status) {
+			TH_LOG("%c began %s, expected FEASIBLE: the case is not set up",
+			       "LYP"[i], smart_status_name(sh.c[i].status));
+		}
+	}
+	ASSERT_EQ(1, n_p) {
+		TH_LOG("P got %d notifications, expected one", n_p);
+	}
+	EXPECT_EQ(SMART_NOTIFY_INFEASIBLE, np->code);
+	EXPECT_EQ(COOKIE + 'P', np->cookie);
+	EXPECT_EQ(0, sh.p_end_r) {
+		TH_LOG("P heard it was late only once its constraint had expired "
+		       "(end: %s): the told slot stayed with L, of lower priority, "
+		       "which could never run out of order", strerror(-sh.p_end_r));
+	}
+	EXPECT_LT(np->t, (long long)sh.c[TS_P].deadline) {
+		TH_LOG("INFEASIBLE arrived %.1f ms after P's deadline",
+		       smart_ms(np->t - (long long)sh.c[TS_P].deadline));
+	}
+	if (!smart_stolen_clock()) {
+		EXPECT_LT(np->t - sh.x_end, 60 * MS) {
+			TH_LOG("P heard %.1f ms after CPU 0 was free for it",
+			       smart_ms(np->t - sh.x_end));
+		}
+	}
+	/* L, notified while waiting, could not run before P heard */
+	ASSERT_EQ(1, n_l);
+	EXPECT_EQ(SMART_NOTIFY_INFEASIBLE, nl->code);
+	EXPECT_GT(nl->t, np->t);
 }
 
 TEST_HARNESS_MAIN
