@@ -1055,35 +1055,64 @@ static inline bool smart_cpu_ok(struct task_struct *p, int cpu)
 }
 
 /*
+ * The first CPU of @span (NULL: any) that @p may run on and that runs no
+ * SMART, RT or DL task, as @rd's masks say: the SMART busy mask, the CPUs
+ * without RT tasks (cpupri's normal vector) and those without DL tasks
+ * (cpudl's free mask), one walk of their words, so that CPUs running RT or
+ * DL work, or not allowed, cost nothing however many there are.  The masks
+ * are hints; the CPU found is checked (smart_load()).  -1 if none.
+ */
+static int smart_first_free(struct task_struct *p, struct root_domain *rd,
+			    const struct cpumask *span)
+{
+	const unsigned long *allowed = cpumask_bits(p->cpus_ptr);
+	const unsigned long *busy = cpumask_bits(rd->smart.busy);
+	const unsigned long *no_rt =
+		cpumask_bits(rd->cpupri.pri_to_cpu[CPUPRI_NORMAL].mask);
+	const unsigned long *no_dl = cpumask_bits(rd->cpudl.free_cpus);
+	const unsigned long *in = span ? cpumask_bits(span) : NULL;
+	unsigned int w;
+
+	for (w = 0; w < BITS_TO_LONGS(nr_cpu_ids); w++) {
+		unsigned long m = allowed[w];
+
+		/* Hints: each CPU writes its bits under its own rq lock. */
+		m &= ~data_race(busy[w]) & data_race(no_rt[w]);
+		/* The same for cpudl_set() and cpudl_clear(). */
+		m &= data_race(no_dl[w]);
+
+		if (in)
+			m &= in[w];
+		for (; m; m &= m - 1) {
+			unsigned int cpu = w * BITS_PER_LONG + __ffs(m);
+
+			if (cpu >= nr_cpu_ids)
+				return -1;
+			if (cpu_active(cpu) && !smart_load(cpu))
+				return cpu;
+		}
+	}
+	return -1;
+}
+
+/*
  * A CPU @p may run on with no SMART (or RT, DL) task, in the last-level
- * cache of @prev first: a walk of the words of the busy mask of @prev's
- * root domain, not of the CPUs.  Return -1 if there is none.
+ * cache of @prev first.  Return -1 if there is none.
  */
 static int smart_find_free(struct task_struct *p, int prev)
 {
 	struct sched_domain *sd;
 	struct root_domain *rd;
-	int cpu = -1, c;
+	int cpu = -1;
 
 	/* A root domain is freed after a grace period (free_rootdomain()). */
 	rcu_read_lock();
 	rd = READ_ONCE(cpu_rq(prev)->rd);
 	sd = rcu_dereference(per_cpu(sd_llc, prev));
-	if (sd) {
-		for_each_cpu_andnot(c, sched_domain_span(sd), rd->smart.busy) {
-			if (smart_cpu_ok(p, c) && !smart_load(c)) {
-				cpu = c;
-				goto out;
-			}
-		}
-	}
-	for_each_cpu_andnot(c, p->cpus_ptr, rd->smart.busy) {
-		if (cpu_active(c) && !smart_load(c)) {
-			cpu = c;
-			break;
-		}
-	}
-out:
+	if (sd)
+		cpu = smart_first_free(p, rd, sched_domain_span(sd));
+	if (cpu < 0)
+		cpu = smart_first_free(p, rd, NULL);
 	rcu_read_unlock();
 	return cpu;
 }
