@@ -351,14 +351,14 @@ enum { TS_L, TS_Y, TS_P, TS_X, TS_N };
 
 static const int ts_prio[TS_N] = { -1, 0, 1, 2 };
 
-#define TS_L_DL		(2000 * MS)	/* rejected once Y begins: 1.9 + 1.2 > 2 s */
-#define TS_L_EST	(1900 * MS)
+#define TS_L_DL		(2000 * MS)	/* rejected once Y begins: 1.4 + 1.2 > 2 s */
+#define TS_L_EST	(1400 * MS)	/* alone, 0.6 s to spare for others' work */
 #define TS_Y_DL		(2500 * MS)	/* the pick while P waits */
 #define TS_Y_EST	(1200 * MS)
 #define TS_Y_WORK	(1000 * MS)
-#define TS_P_DL		(800 * MS)	/* latest start 100 ms after its begin */
-#define TS_P_EST	(700 * MS)
-#define TS_X_RUN	(270 * MS)	/* X holds CPU 0 past P's latest start */
+#define TS_P_DL		(800 * MS)	/* latest start 200 ms after its begin */
+#define TS_P_EST	(600 * MS)
+#define TS_X_RUN	(350 * MS)	/* X holds CPU 0 past P's latest start */
 
 struct ts_shared {
 	int efd[TS_N];			/* a write starts thread i */
@@ -521,8 +521,10 @@ TEST(told_slot_higher_prio)
 	for (i = TS_L; i <= TS_P; i++) {
 		ASSERT_EQ(0, sh.begin_r[i]);
 		ASSERT_EQ((__u32)SMART_STATUS_FEASIBLE, sh.c[i].status) {
-			TH_LOG("%c began %s, expected FEASIBLE: the case is not set up",
-			       "LYP"[i], smart_status_name(sh.c[i].status));
+			TH_LOG("%c began %s (available %.1f ms), expected FEASIBLE: "
+			       "the case is not set up", "LYP"[i],
+			       smart_status_name(sh.c[i].status),
+			       smart_ms(sh.c[i].available));
 		}
 	}
 	ASSERT_EQ(1, n_p) {
