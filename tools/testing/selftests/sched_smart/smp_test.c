@@ -648,28 +648,6 @@ TEST_F_TIMEOUT(smp, timer_own_cpu, 60)
 #define SE_SLEEPING	2LL	/* SMART_SE_SLEEPING, include/linux/sched/smart.h */
 #define CREDIT_NS	(5 * NSEC_PER_SEC)
 
-/* the value of "smart.<name>" in /proc/<pid>/sched, or LLONG_MIN */
-static long long proc_sched_field(pid_t pid, const char *name)
-{
-	char path[64], line[256], key[64];
-	long long v = LLONG_MIN;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
-	snprintf(key, sizeof(key), "smart.%s ", name);
-	f = fopen(path, "r");
-	if (!f)
-		return v;
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (!strncmp(line, key, strlen(key)) && colon)
-			v = atoll(colon + 1);
-	}
-	fclose(f);
-	return v;
-}
-
 struct credit_sleeper {
 	int efd;		/* a write wakes it, for good */
 	long long run_ns;	/* wall time it runs beside the hog first */
@@ -696,7 +674,7 @@ static long long wait_queue_sleeper(pid_t pid)
 
 	while (mono_ns() < end) {
 		if (proc_state(pid) == 'S' &&
-		    proc_sched_field(pid, "state") == SE_SLEEPING)
+		    proc_smart_field(pid, "state") == SE_SLEEPING)
 			return mono_ns();
 		sleep_ns(NSEC_PER_MSEC);
 	}
@@ -797,7 +775,7 @@ static void rebuild_keeps_sleepers(struct __test_metadata *_metadata,
 	ASSERT_NE(0, t_sleep) {
 		TH_LOG("the sleeper was not seen asleep on CPU 0's queue within 2 s "
 		       "(stat %c, smart.state %lld)", proc_state(sl),
-		       proc_sched_field(sl, "state"));
+		       proc_smart_field(sl, "state"));
 	}
 	h_sleep = proc_cpu_ns(hog);
 
@@ -808,7 +786,7 @@ static void rebuild_keeps_sleepers(struct __test_metadata *_metadata,
 		ASSERT_EQ(0, r) {
 			TH_LOG("%s: %s", what[step], strerror(-r));
 		}
-		st = proc_sched_field(sl, "state");
+		st = proc_smart_field(sl, "state");
 		if (!step)
 			h_first = proc_cpu_ns(hog) - h_sleep;
 		if (mono_ns() - t_sleep > CREDIT_NS - NSEC_PER_SEC)
@@ -828,7 +806,7 @@ static void rebuild_keeps_sleepers(struct __test_metadata *_metadata,
 	       mono_ns() - t_sleep < CREDIT_NS - NSEC_PER_SEC)
 		sleep_ns(20 * NSEC_PER_MSEC);
 	slept = proc_cpu_ns(hog) - h_sleep;
-	EXPECT_EQ(SE_SLEEPING, proc_sched_field(sl, "state"));
+	EXPECT_EQ(SE_SLEEPING, proc_smart_field(sl, "state"));
 
 	s0 = proc_cpu_ns(sl);
 	h0 = proc_cpu_ns(hog);

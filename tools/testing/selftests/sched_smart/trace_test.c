@@ -263,28 +263,6 @@ static void hog777_body(void *arg)
 	hog_spin_forever(NULL);
 }
 
-/* the value of "smart.<name>" in /proc/<pid>/sched, or LLONG_MIN */
-static long long proc_sched_field(pid_t pid, const char *name)
-{
-	char path[64], line[256], key[64];
-	long long v = LLONG_MIN;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
-	snprintf(key, sizeof(key), "smart.%s ", name);
-	f = fopen(path, "r");
-	if (!f)
-		return v;
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (!strncmp(line, key, strlen(key)) && colon)
-			v = atoll(colon + 1);
-	}
-	fclose(f);
-	return v;
-}
-
 TEST(proc_sched_and_queues)
 {
 	char want[96], line[512];
@@ -302,9 +280,9 @@ TEST(proc_sched_and_queues)
 	hogs_go(&h);
 	sleep_ns(200 * MS);
 
-	EXPECT_EQ(3, proc_sched_field(hog, "prio"));
-	EXPECT_EQ(777, proc_sched_field(hog, "share"));
-	EXPECT_EQ(0, proc_sched_field(hog, "deadline"));
+	EXPECT_EQ(3, proc_smart_field(hog, "prio"));
+	EXPECT_EQ(777, proc_smart_field(hog, "share"));
+	EXPECT_EQ(0, proc_smart_field(hog, "deadline"));
 
 	f = fopen("/sys/kernel/debug/sched/smart/queues", "r");
 	if (!f) {

@@ -191,6 +191,28 @@ long long thread_cpu_ns(void)
 	return ts_ns(&t);
 }
 
+/* the value of "smart.<name>" in /proc/<pid>/sched, or LLONG_MIN */
+long long proc_smart_field(pid_t pid, const char *name)
+{
+	char path[64], line[256], key[64];
+	long long v = LLONG_MIN;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	snprintf(key, sizeof(key), "smart.%s ", name);
+	f = fopen(path, "r");
+	if (!f)
+		return v;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, key, strlen(key)) && colon)
+			v = atoll(colon + 1);
+	}
+	fclose(f);
+	return v;
+}
+
 long long proc_cpu_ns(pid_t pid)
 {
 	struct timespec t;

@@ -178,6 +178,9 @@ long long mono_ns(void);
 long long thread_cpu_ns(void);
 
 /* CPU time (ns) consumed by process pid (all its threads); -1 on error */
+/* the value of "smart.<name>" in /proc/<pid>/sched, or LLONG_MIN */
+long long proc_smart_field(pid_t pid, const char *name);
+
 long long proc_cpu_ns(pid_t pid);
 
 /* @ns in milliseconds, for messages */
