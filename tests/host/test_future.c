@@ -66,7 +66,7 @@ static void test_worked(void)
 	struct smart_entity *pick;
 
 	setup(&q, &n, &e, 0, MS(30));
-	tap_ok(!list_empty(&q.future) && n.future.tc.deadline == MS(40) &&
+	tap_ok(!RB_EMPTY_ROOT(&q.future.rb_root) && n.future.tc.deadline == MS(40) &&
 	       n.future.tc.estimate == MS(15) && n.future.tc.load == SMART_LOAD_ONE / 2,
 	       "future: a periodic constraint due at 10 ms that ends predicts the next: D 40, Q 15, F 0.5",
 	       "expected D 40 ms, Q 15 ms, F 2^19; seen %llu, %llu, %llu",
@@ -101,12 +101,12 @@ static void test_worked(void)
 	smart_queue_init(&q2);
 	smart_leave(&q, &n);
 	smart_join(&q2, &n, SMART_JOIN_MOVE, &params);
-	tap_ok(list_empty(&q.future) && !list_empty(&q2.future),
+	tap_ok(RB_EMPTY_ROOT(&q.future.rb_root) && !RB_EMPTY_ROOT(&q2.future.rb_root),
 	       "future: leaving a queue takes it along to the next",
 	       "expected on q2 only");
 	tc = mk_tc(MS(40), MS(15), MS(30));
 	smart_tc_begin(&q2, &n, &tc);
-	tap_ok(list_empty(&q2.future) && !n.future.tc.deadline,
+	tap_ok(RB_EMPTY_ROOT(&q2.future.rb_root) && !n.future.tc.deadline,
 	       "future: the next constraint begins and replaces it",
 	       "expected none left, seen D %llu", (unsigned long long)n.future.tc.deadline);
 
@@ -116,7 +116,7 @@ static void test_worked(void)
 	tap_eq("future: a lower priority's next period does not count: 50 ms", MS(50),
 	       smart_tc_available(&q, &e, &tc, 0, &ws, &params), "ns");
 	setup(&q, &n, &e, 0, 0);
-	tap_ok(list_empty(&q.future) &&
+	tap_ok(RB_EMPTY_ROOT(&q.future.rb_root) &&
 	       smart_tc_available(&q, &e, &tc, 0, &ws, &params) == MS(50),
 	       "future: an aperiodic constraint leaves nothing: 50 ms",
 	       "expected no future load and 50 ms");

@@ -82,7 +82,7 @@ static struct smart_entity *decide(const char *what, unsigned long run)
 				 run, what, pick ? (long)(container_of(pick, struct itask, se) - task) : -1,
 				 full ? (long)(container_of(full, struct itask, se) - task) : -1,
 				 q.ws.nr, ws.nr, q.rejected.nr, rej.nr, rebuild, stale,
-				 isnew, moved, !list_empty(&q.future));
+				 isnew, moved, !RB_EMPTY_ROOT(&q.future.rb_root));
 		/* Go on from the right decision. */
 		q.changed = true;
 		pick = smart_decide(&q, now);

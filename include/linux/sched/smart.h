@@ -74,7 +74,7 @@ struct smart_tc {
  *		is no longer counted.
  */
 struct smart_future {
-	struct list_head node;
+	struct rb_node node;
 	struct smart_tc tc;
 };
 

@@ -42,7 +42,7 @@ void smart_queue_init(struct smart_queue *q)
 
 	q->tree = RB_ROOT_CACHED;
 	INIT_LIST_HEAD(&q->sleepers);
-	INIT_LIST_HEAD(&q->future);
+	q->future = RB_ROOT_CACHED;
 	for (i = 0; i < SMART_NR_PRIO; i++)
 		q->level[i] = (struct smart_level){ };
 	q->nr_runnable = 0;
@@ -78,7 +78,7 @@ void smart_entity_init(struct smart_entity *se, s32 prio, u32 share)
 	se->state = SMART_SE_OFF;
 	se->kthread_prio = false;
 	se->tc = (struct smart_tc){ };
-	INIT_LIST_HEAD(&se->future.node);
+	RB_CLEAR_NODE(&se->future.node);
 	se->future.tc = (struct smart_tc){ };
 	se->group = NULL;
 	se->share_gen = 0;
@@ -330,30 +330,34 @@ static void smart_level_sub(struct smart_level *l, u32 share)
 	l->nr--;
 }
 
+static inline u64 smart_future_deadline(const struct rb_node *n)
+{
+	return rb_entry(n, struct smart_entity, future.node)->future.tc.deadline;
+}
+
+static bool smart_future_less(struct rb_node *a, const struct rb_node *b)
+{
+	return (s64)(smart_future_deadline(a) - smart_future_deadline(b)) < 0;
+}
+
 /*
  * The next constraint of a periodic task between two of them waits on
- * its queue's list in deadline order; new ones mostly go last.
+ * its queue's tree in deadline order (after those due at the same time),
+ * O(log n) however many other periodic tasks sleep on the queue.
  */
 static void smart_future_add(struct smart_queue *q, struct smart_entity *se)
 {
-	struct smart_entity *pos;
-
 	q->changed = true;
-	list_for_each_entry_reverse(pos, &q->future, future.node) {
-		if ((s64)(pos->future.tc.deadline - se->future.tc.deadline) <= 0) {
-			list_add(&se->future.node, &pos->future.node);
-			return;
-		}
-	}
-	list_add(&se->future.node, &q->future);
+	rb_add_cached(&se->future.node, &q->future, smart_future_less);
 }
 
-/* The entity's next constraint leaves its queue's list (if it is on one). */
+/* The entity's next constraint leaves its queue's tree (if it is on one). */
 static void smart_future_unlink(struct smart_entity *se)
 {
-	if (list_empty(&se->future.node))
+	if (RB_EMPTY_NODE(&se->future.node))
 		return;
-	list_del_init(&se->future.node);
+	rb_erase_cached(&se->future.node, &se->queue->future);
+	RB_CLEAR_NODE(&se->future.node);
 	se->queue->changed = true;
 }
 
@@ -829,8 +833,7 @@ static inline u64 smart_sums_need(const struct smart_sums *s, u64 r)
  * smart_ws_slack() does.
  */
 struct smart_future_walk {
-	const struct list_head *head;
-	const struct list_head *pos;
+	const struct rb_node *pos;
 	const struct smart_entity *me;
 	const struct smart_entity *skip;
 	u64 now;
@@ -844,9 +847,8 @@ static void smart_future_start(struct smart_future_walk *w,
 			       const struct smart_entity *me,
 			       const struct smart_entity *skip, u64 now)
 {
-	w->head = q ? &q->future : NULL;
 	/* NULL once there is nothing (more) to walk */
-	w->pos = q && !list_empty(&q->future) ? q->future.next : NULL;
+	w->pos = q ? rb_first_cached(&q->future) : NULL;
 	w->me = me;
 	w->skip = skip;
 	w->now = now;
@@ -890,16 +892,14 @@ static struct smart_sums smart_future_fold(struct smart_future_walk *w,
 {
 	while (w->pos) {
 		const struct smart_entity *o =
-			list_entry(w->pos, struct smart_entity, future.node);
+			rb_entry(w->pos, struct smart_entity, future.node);
 		const struct smart_tc *c = &o->future.tc;
 		bool due = (s64)(c->deadline - w->now) > 0;
 		u64 rc = due ? smart_tc_ahead(c, w->now) : 0;
 
 		if (rc > r)
 			break;
-		w->pos = w->pos->next;
-		if (w->pos == w->head || ++w->seen >= SMART_FUTURE_MAX)
-			w->pos = NULL;
+		w->pos = ++w->seen < SMART_FUTURE_MAX ? rb_next(w->pos) : NULL;
 		if (!due || o == w->skip ||
 		    (w->me && !smart_future_before(o, w->me)))
 			continue;
@@ -1109,7 +1109,7 @@ static bool smart_ws_place(struct smart_queue *q, u64 now)
 
 	if (q->ws.nr >= SMART_WS_MAX)
 		return false;
-	if (q->ws_moved && list_empty(&q->future)) {
+	if (q->ws_moved && RB_EMPTY_ROOT(&q->future.rb_root)) {
 		/* Deadline order, ties in value order as insertions make it. */
 		while (lo < hi) {
 			unsigned int mid = (lo + hi) / 2;
@@ -1155,14 +1155,12 @@ static bool smart_ws_place(struct smart_queue *q, u64 now)
  */
 struct smart_entity *smart_decide(struct smart_queue *q, u64 now)
 {
-	struct smart_entity *o;
-	struct rb_node *stop;
+	struct rb_node *n, *stop;
 
 	/* Predicted constraints that did not come count no more. */
-	while ((o = list_first_entry_or_null(&q->future, struct smart_entity,
-					     future.node)) &&
-	       (s64)(o->future.tc.deadline - now) <= 0)
-		smart_future_drop(o);
+	while ((n = rb_first_cached(&q->future)) &&
+	       (s64)(smart_future_deadline(n) - now) <= 0)
+		smart_future_drop(rb_entry(n, struct smart_entity, future.node));
 	if (!q->changed && !q->stale)
 		return q->pick;
 	if (!q->changed && (!q->ws_new || smart_ws_place(q, now))) {
@@ -1254,7 +1252,8 @@ static u64 smart_runnable_shares(struct smart_queue *q,
 	struct smart_entity *o;
 	struct rb_node *n;
 
-	list_for_each_entry(o, &q->future, future.node) {
+	for (n = rb_first_cached(&q->future); n; n = rb_next(n)) {
+		o = rb_entry(n, struct smart_entity, future.node);
 		if (++seen > SMART_FUTURE_MAX)
 			break;
 		if (o != se && o->prio == me->prio &&

@@ -151,7 +151,7 @@ struct smart_ws {
 struct smart_queue {
 	struct rb_root_cached tree;
 	struct list_head sleepers;
-	struct list_head future;
+	struct rb_root_cached future;
 	struct smart_level level[SMART_NR_PRIO];
 	unsigned int nr_runnable;
 	unsigned int nr_queued;
@@ -344,7 +344,7 @@ static inline struct smart_level *smart_level_of(struct smart_queue *q,
  */
 static inline bool smart_decided(const struct smart_queue *q)
 {
-	return !q->changed && !q->stale && list_empty(&q->future);
+	return !q->changed && !q->stale && RB_EMPTY_ROOT(&q->future.rb_root);
 }
 
 /**
@@ -375,7 +375,7 @@ static inline bool smart_decide_needs_clock(const struct smart_queue *q)
 {
 	struct rb_node *n = rb_first_cached(&q->tree);
 
-	return !list_empty(&q->future) ||
+	return !RB_EMPTY_ROOT(&q->future.rb_root) ||
 	       (n && smart_is_rt(rb_entry(n, struct smart_entity, node)));
 }
 
