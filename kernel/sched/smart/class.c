@@ -1036,9 +1036,9 @@ static void smart_update_masks(struct rq *rq)
 
 /*
  * The load a SMART task meets on @cpu: the tasks of SMART and of the
- * classes above it.  Fair tasks do not count: SMART runs before them
- * (a fair task waiting for the fair server would otherwise keep a CPU
- * looking busy for up to a second).
+ * classes above it.  Fair tasks, which SMART runs before, count only
+ * through the fair server: a DL entity, queued while they are and its
+ * budget lasts (the CPU is then not in cpudl's free mask either).
  */
 static unsigned int smart_load(int cpu)
 {
