@@ -122,6 +122,56 @@ static void test_worked(void)
 	       "expected no future load and 50 ms");
 }
 
+/* ---- the queue's predicted constraints in order ------------------------- */
+
+#define NR_ORDER	200
+
+/*
+ * Periodic tasks end constraints in random order with deadlines from a
+ * small set (many ties): the queue holds every next constraint, earliest
+ * first, those due together in the order they were predicted; a walk
+ * that begins them from the first sees each once.
+ */
+static void test_order(void)
+{
+	static struct smart_entity se[NR_ORDER];
+	unsigned int i, n = 0, bad = 0;
+	struct smart_queue q;
+	struct rb_node *nd;
+	const struct smart_entity *last = NULL;
+
+	smart_queue_init(&q);
+	sim_rng_state = 42;
+	for (i = 0; i < NR_ORDER; i++) {
+		struct smart_tc tc = mk_tc(MS(sim_rnd_in(1, 8)), MS(1), MS(10));
+
+		smart_entity_init(&se[i], 0, 1024);
+		smart_join(&q, &se[i], SMART_JOIN_NEW, &params);
+		smart_tc_begin(&q, &se[i], &tc);
+		smart_tc_end(&q, &se[i], &params);
+	}
+	for (nd = rb_first_cached(&q.future); nd; nd = rb_next(nd), n++) {
+		const struct smart_entity *o =
+			rb_entry(nd, struct smart_entity, future.node);
+
+		if (last && (last->future.tc.deadline > o->future.tc.deadline ||
+			     (last->future.tc.deadline == o->future.tc.deadline &&
+			      last > o)))
+			bad++;
+		last = o;
+	}
+	tap_ok(n == NR_ORDER && !bad,
+	       "future: 200 predictions in random order: all on the queue, by deadline, ties in order",
+	       "expected 200 in order; seen %u, %u out of order", n, bad);
+	for (i = 0; i < NR_ORDER; i++) {
+		struct smart_tc tc = mk_tc(MS(20), MS(1), MS(10));
+
+		smart_tc_begin(&q, &se[i], &tc);
+	}
+	tap_ok(RB_EMPTY_ROOT(&q.future.rb_root),
+	       "future: each next constraint begun leaves the queue", "some left");
+}
+
 /* ---- random periodic worlds -------------------------------------------- */
 
 #define NR_TASKS	8
@@ -329,6 +379,7 @@ static void test_worlds(void)
 int main(void)
 {
 	test_worked();
+	test_order();
 	test_worlds();
 	return tap_done();
 }
