@@ -65,8 +65,8 @@ struct smart_tc {
 /**
  * struct smart_future - the next request of a periodic task between two
  *			 of its constraints
- * @node:	in smart_queue::future, by deadline, while @tc is set and the
- *		entity is on a queue
+ * @node:	in smart_queue::future, a tree by deadline, while @tc is set
+ *		and the entity is on a queue; RB_EMPTY_NODE() otherwise
  * @tc:		its next constraint as the last one predicts it: released at
  *		the last deadline, due one period later, with the same
  *		estimate and load; @tc.deadline is 0 when there is none.  By
