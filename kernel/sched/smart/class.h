@@ -273,6 +273,7 @@ void smart_tc_install(struct rq *rq, struct task_struct *p,
 void smart_tc_watch(struct task_struct *p);
 void smart_tc_disarm(struct task_struct *p);
 bool smart_notify(struct task_struct *p, int code);
+void smart_notify_deliver(void);
 void smart_tc_fork(struct task_struct *p);
 
 /* class.c: something changed on @rq's queue; @rq locked. */

@@ -41,7 +41,9 @@
  * translated into the namespaces of whatever task the irq_work
  * interrupted, and an exec cannot come in between: the notification
  * goes to the program whose constraint it is, or, withdrawn by the exec
- * (->notify_code cleared), to none.
+ * (->notify_code cleared), to none.  A notification the task's own
+ * syscall decided (a begin answered SMART_STATUS_INFEASIBLE) is sent by
+ * that syscall before it returns (smart_notify_deliver()).
  *
  * A task is on a list at most once (while ->notify_queued is set) and has
  * ->notify_work queued at most once (while ->notify_work_queued is set); a
@@ -49,7 +51,11 @@
  */
 static DEFINE_PER_CPU(struct llist_head, smart_notify_list);
 
-static void smart_notify_send(struct callback_head *work)
+/*
+ * Send the calling task its pending notification, if any.  @work: called
+ * as ->notify_work, which may be queued again from now on.
+ */
+static void smart_notify_take(bool work)
 {
 	struct task_struct *p = current;
 	struct sched_smart_entity *sse = &p->smart;
@@ -66,7 +72,8 @@ static void smart_notify_send(struct callback_head *work)
 	compat = sse->notify_compat;
 	sig = sse->notify_signal ?: SIGXCPU;
 	sse->notify_code = 0;
-	sse->notify_work_queued = false;
+	if (work)
+		sse->notify_work_queued = false;
 	if (code)
 		sse->notifications++;
 	task_rq_unlock(rq, p, &rf);
@@ -85,6 +92,27 @@ static void smart_notify_send(struct callback_head *work)
 	else
 		info.si_ptr = (void __user *)(unsigned long)cookie;
 	send_sig_info(sig, &info, p);
+}
+
+static void smart_notify_send(struct callback_head *work)
+{
+	smart_notify_take(true);
+}
+
+/**
+ * smart_notify_deliver() - send the calling task its pending notification
+ *
+ * From the task's own context, with no lock held: a syscall that decided
+ * a notification calls it before it returns, so that the signal is
+ * handled on the way back to user space, before the program sees what
+ * the call answered.  ->notify_work, queued meanwhile, then finds nothing
+ * to send.  A notification set after the lockless look is sent by
+ * ->notify_work, as one decided elsewhere is.
+ */
+void smart_notify_deliver(void)
+{
+	if (READ_ONCE(current->smart.notify_code))
+		smart_notify_take(false);
 }
 
 static void smart_notify_fn(struct irq_work *work)
@@ -148,7 +176,7 @@ bool smart_notify(struct task_struct *p, int code)
 		llist_add(&sse->notify_node, this_cpu_ptr(&smart_notify_list));
 		irq_work_queue(this_cpu_ptr(&smart_notify_work));
 	}
-	sse->notify_code = code;
+	WRITE_ONCE(sse->notify_code, code);
 	return true;
 }
 
@@ -451,17 +479,20 @@ void smart_tc_install(struct rq *rq, struct task_struct *p,
 	    ktime_to_ns(hrtimer_get_expires(&sse->tc_timer)) > tc->deadline)
 		smart_tc_arm(p, tc->deadline);
 	/*
-	 * Alone on its queue @p keeps the CPU: the decision could only
-	 * reject it, which with nothing else to schedule happens exactly
-	 * when the estimate does not fit before the deadline, as predicted.
+	 * The answer is the notification (§2): a constraint predicted not to
+	 * fit is notified now, whatever the decision below makes of it, and
+	 * the caller sends the signal before it returns
+	 * (smart_notify_deliver()).  A program that trusts the signal alone
+	 * then acts as one that reads ->status.
 	 */
+	if (c->status == SMART_STATUS_INFEASIBLE)
+		smart_notify(p, SMART_NOTIFY_INFEASIBLE);
+	/* Alone on its queue @p keeps the CPU. */
 	if (rq->smart.q.nr_runnable > 1) {
 		if (c->status == SMART_STATUS_INFEASIBLE && rq->donor == p)
 			smart_preempt_check_told(rq);
 		else
 			smart_preempt_check(rq);
-	} else if (c->status == SMART_STATUS_INFEASIBLE) {
-		smart_notify(p, SMART_NOTIFY_INFEASIBLE);
 	}
 }
 

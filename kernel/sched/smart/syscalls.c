@@ -462,8 +462,11 @@ SYSCALL_DEFINE2(smart_constraint_begin, struct smart_constraint __user *, uc,
 			}
 		}
 		rq_unlock_irq(rq, &rf);
-		if (installed)
+		if (installed) {
 			smart_tc_resync(p, c.deadline, since);
+			/* SMART_STATUS_INFEASIBLE: its signal first */
+			smart_notify_deliver();
+		}
 		if (done)
 			return 0;
 		ret = smart_retry_put(uc, &orig, &tries);

@@ -19,6 +19,15 @@
  * Everything that is timed runs pinned to CPU 0 so that "alone on a CPU"
  * means it; every test SKIPs when the kernel has no SCHED_SMART.
  *
+ *   signal_first_alone, signal_first_beside_hog
+ *     a begin that answers SMART_STATUS_INFEASIBLE with NOTIFY has had its
+ *     signal handled when it returns, and a FEASIBLE one none: a program
+ *     may trust the signal alone.  Alone on CPU 0 (an estimate longer than
+ *     the time to the deadline), and with share 64 beside a SMART hog of
+ *     the same priority and share 1024: the hog's value tuple is ahead of
+ *     the constraint's (v + Q / S), so the prediction leaves it nothing,
+ *     but the decision has no candidate to reject while the hog runs.  On
+ *     0ba9fbe's kernel no signal came then until the latest start time
  *   told_slot_higher_prio  a waiting task told it is late takes the told
  *     slot from a task of lower priority holding it (one that could
  *     never run out of order beside the pick), and hears before its
@@ -551,6 +560,73 @@ TEST(told_slot_higher_prio)
 	ASSERT_EQ(1, n_l);
 	EXPECT_EQ(SMART_NOTIFY_INFEASIBLE, nl->code);
 	EXPECT_GT(nl->t, np->t);
+}
+
+/*
+ * @rounds begins with NOTIFY of @est ms due in @dl ms, each ended at once:
+ * every INFEASIBLE answer has had its signal by the time the call
+ * returns, every FEASIBLE one none.  @hog: with share 64 beside a SMART
+ * hog of share 1024 on CPU_T.
+ */
+static void signal_first(struct __test_metadata *_metadata, bool hog)
+{
+	const int rounds = 20;
+	const long long est = hog ? 15 * MS : 30 * MS, dl = 20 * MS;
+	int i, infeasible = 0, heard = 0, early = 0, r;
+	struct smart_constraint c;
+	struct hog_set h;
+	long n0;
+
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	SETUP_SELF();
+	hogs_init(&h);
+	if (hog) {
+		ASSERT_LT(0, hog_spawn(&h, 1UL << CPU_T, hog_spin_forever, NULL));
+		r = smart_set(h.pid[0], SMART_ATTR_PRIORITY | SMART_ATTR_SHARE, 0, 1024);
+		ASSERT_EQ(0, r) {
+			TH_LOG("smart_setattr(hog): %s", strerror(-r));
+		}
+		r = smart_set(0, SMART_ATTR_SHARE, 0, 64);
+		ASSERT_EQ(0, r) {
+			TH_LOG("smart_setattr(share 64): %s", strerror(-r));
+		}
+		hogs_go(&h);
+		sleep_ns(100 * MS);
+	}
+	for (i = 0; i < rounds; i++) {
+		n0 = smart_note_count();
+		smart_tc_init(&c, SMART_CONSTRAINT_NOTIFY, mono_ns() + dl, est, 0, COOKIE + i);
+		ASSERT_EQ(0, smart_tc_begin(&c));
+		if (c.status == SMART_STATUS_INFEASIBLE) {
+			infeasible++;
+			heard += smart_note_count() == n0 + 1;
+		} else {
+			early += smart_note_count() != n0;
+		}
+		r = smart_tc_end(&c);
+		EXPECT_TRUE(!r || r == -ENOENT);
+		sleep_ns(10 * MS);
+	}
+	hogs_kill(&h);
+	TH_LOG("%d begins of %.0f ms due in %.0f ms%s: %d INFEASIBLE, %d of them signalled "
+	       "before the call returned; %d FEASIBLE ones signalled", rounds, smart_ms(est),
+	       smart_ms(dl), hog ? " at share 64 beside a hog" : " alone", infeasible, heard, early);
+	ASSERT_LE(rounds / 2, infeasible) {
+		TH_LOG("the set-up should make most begins infeasible");
+	}
+	EXPECT_EQ(infeasible, heard);
+	EXPECT_EQ(0, early);
+}
+
+TEST(signal_first_alone)
+{
+	signal_first(_metadata, false);
+}
+
+TEST(signal_first_beside_hog)
+{
+	signal_first(_metadata, true);
 }
 
 TEST_HARNESS_MAIN
