@@ -35,6 +35,11 @@
  *   partition_apart  the same with CPUs 2-3 a root partition: with one
  *                    set of overload masks for all root domains CPU 3
  *                    looked at the CPUs outside it first
+ *   wake_cost        two tasks that wake each other through pipes, as
+ *                    `perf bench sched pipe` does, free to run anywhere:
+ *                    a round trip with every CPU online costs at most
+ *                    1.5x what it costs with CPUs 2 and up offline (the
+ *                    placement of a wake-up must not scan the machine)
  */
 #include "../kselftest_harness.h"
 #include "util.h"
@@ -566,6 +571,84 @@ TEST_F_TIMEOUT(hp, pull_past_probes, 120)
 TEST_F_TIMEOUT(hp, partition_apart, 120)
 {
 	two_on_cpu2(_metadata, self, true);
+}
+
+/* ------------------------------------------------------------------ */
+
+#define PP_ROUNDS	5
+#define PP_TRIPS	4000
+#define PP_ROUND_NS	(400 * NSEC_PER_MSEC)
+
+/*
+ * ns per round trip of a byte between this task and a SMART ponger: the
+ * best of PP_ROUNDS rounds of PP_TRIPS trips, or of PP_ROUND_NS on a slow
+ * kernel (KCSAN, a busy host)
+ */
+static long long pingpong_ns(void)
+{
+	int a[2], b[2], r, k;
+	long long best = LLONG_MAX;
+	pid_t pid;
+	char c = 0;
+
+	if (pipe(a) || pipe(b))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		close(a[1]);
+		close(b[0]);
+		while (read(a[0], &c, 1) == 1 && write(b[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(a[0]);
+	close(b[1]);
+	if (pid < 0 || smart_set(pid, SMART_ATTR_PRIORITY | SMART_ATTR_SHARE, 0, 1024))
+		best = -1;
+	for (r = 0; r < PP_ROUNDS && best > 0; r++) {
+		long long t = mono_ns();
+		bool ok = true;
+
+		for (k = 0; ok && k < PP_TRIPS && (k % 64 || mono_ns() - t < PP_ROUND_NS); k++)
+			ok = write(a[1], &c, 1) == 1 && read(b[0], &c, 1) == 1;
+		t = ok ? (mono_ns() - t) / k : -1;
+		best = t < 0 ? -1 : (t < best ? t : best);
+	}
+	close(a[1]);
+	close(b[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return best;
+}
+
+TEST_F_TIMEOUT(hp, wake_cost, 240)
+{
+	int n = self->ncpu, c;
+	long long many, two, again;
+
+	for (c = 2; c < n; c++)
+		if (!can_hotplug(c))
+			SKIP(return, "CPU %d cannot be hot-unplugged", c);
+	ASSERT_EQ(0, smart_set(0, SMART_ATTR_PRIORITY | SMART_ATTR_SHARE, 0, 1024));
+	many = pingpong_ns();
+	for (c = 2; c < n; c++)
+		ASSERT_EQ(0, set_online(self, c, false)) {
+			TH_LOG("offlining CPU %d", c);
+		}
+	two = pingpong_ns();
+	for (c = 2; c < n; c++)
+		ASSERT_EQ(0, set_online(self, c, true)) {
+			TH_LOG("onlining CPU %d", c);
+		}
+	again = pingpong_ns();
+	ASSERT_LT(0, many);
+	ASSERT_LT(0, two);
+	ASSERT_LT(0, again);
+	TH_LOG("round trip: %.1f us with %d CPUs, %.1f us with 2, %.1f us with %d again (%.2fx)",
+	       many / 1e3, n, two / 1e3, again / 1e3, n,
+	       (double)(many < again ? many : again) / two);
+	/* the better of the two measurements with every CPU: the host may have stolen time */
+	EXPECT_LE((many < again ? many : again) * 2, two * 3);
 }
 
 TEST_HARNESS_MAIN
