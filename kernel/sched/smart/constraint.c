@@ -13,7 +13,8 @@
  *                         or exec: counted met or missed, the task is
  *                         conventional again
  *   smart_notify()        decided under the rq lock, signalled from an
- *                         irq_work once it is dropped
+ *                         irq_work once it is dropped, or by the begin
+ *                         that decided it (smart_notify_deliver())
  *
  * The algorithm's side (the real-time BVFT, the working schedule, the
  * prediction) is in algo.c; the decisions that use it are in class.c.
