@@ -27,7 +27,7 @@
  *     the same priority and share 1024: the hog's value tuple is ahead of
  *     the constraint's (v + Q / S), so the prediction leaves it nothing,
  *     but the decision has no candidate to reject while the hog runs.  On
- *     0ba9fbe's kernel no signal came then until the latest start time
+ *     0ba9fbe's kernel no signal came then until the latest start time.
  *   told_slot_higher_prio  a waiting task told it is late takes the told
  *     slot from a task of lower priority holding it (one that could
  *     never run out of order beside the pick), and hears before its
@@ -599,8 +599,11 @@ static void signal_first(struct __test_metadata *_metadata, bool hog)
 		smart_tc_init(&c, SMART_CONSTRAINT_NOTIFY, mono_ns() + dl, est, 0, COOKIE + i);
 		ASSERT_EQ(0, smart_tc_begin(&c));
 		if (c.status == SMART_STATUS_INFEASIBLE) {
+			const struct smart_note *n = &smart_note_self()->last;
+
 			infeasible++;
-			heard += smart_note_count() == n0 + 1;
+			heard += smart_note_count() == n0 + 1 &&
+				 n->code == SMART_NOTIFY_INFEASIBLE && n->cookie == COOKIE + i;
 		} else {
 			early += smart_note_count() != n0;
 		}
@@ -610,7 +613,7 @@ static void signal_first(struct __test_metadata *_metadata, bool hog)
 	}
 	hogs_kill(&h);
 	TH_LOG("%d begins of %.0f ms due in %.0f ms%s: %d INFEASIBLE, %d of them signalled "
-	       "before the call returned; %d FEASIBLE ones signalled", rounds, smart_ms(est),
+	       "(code, cookie) before the call returned; %d FEASIBLE ones signalled", rounds, smart_ms(est),
 	       smart_ms(dl), hog ? " at share 64 beside a hog" : " alone", infeasible, heard, early);
 	ASSERT_LE(rounds / 2, infeasible) {
 		TH_LOG("the set-up should make most begins infeasible");
