@@ -566,7 +566,8 @@ TEST(told_slot_higher_prio)
  * @rounds begins with NOTIFY of @est ms due in @dl ms, each ended at once:
  * every INFEASIBLE answer has had its signal by the time the call
  * returns, every FEASIBLE one none.  @hog: with share 64 beside a SMART
- * hog of share 1024 on CPU_T.
+ * hog of share 1024 on CPU_T, running between the begins (a sleeper's
+ * credit could put its value tuple ahead of the hog's).
  */
 static void signal_first(struct __test_metadata *_metadata, bool hog)
 {
@@ -592,7 +593,8 @@ static void signal_first(struct __test_metadata *_metadata, bool hog)
 			TH_LOG("smart_setattr(share 64): %s", strerror(-r));
 		}
 		hogs_go(&h);
-		sleep_ns(100 * MS);
+		/* running, not asleep: no sleep credit puts us ahead of the hog */
+		spin_cpu_ns(5 * MS);
 	}
 	for (i = 0; i < rounds; i++) {
 		n0 = smart_note_count();
@@ -609,7 +611,10 @@ static void signal_first(struct __test_metadata *_metadata, bool hog)
 		}
 		r = smart_tc_end(&c);
 		EXPECT_TRUE(!r || r == -ENOENT);
-		sleep_ns(10 * MS);
+		if (hog)
+			spin_cpu_ns(2 * MS);
+		else
+			sleep_ns(10 * MS);
 	}
 	hogs_kill(&h);
 	TH_LOG("%d begins of %.0f ms due in %.0f ms%s: %d INFEASIBLE, %d of them signalled "
