@@ -580,44 +580,30 @@ TEST_F_TIMEOUT(hp, partition_apart, 120)
 #define PP_ROUND_NS	(400 * NSEC_PER_MSEC)
 
 /*
- * ns per round trip of a byte between this task and a SMART ponger: the
- * best of PP_ROUNDS rounds of PP_TRIPS trips, or of PP_ROUND_NS on a slow
- * kernel (KCSAN, a busy host)
+ * ns per round trip between this task and a SMART sleeper free to run
+ * anywhere (its answer is the CPU it woke on): the best of PP_ROUNDS
+ * rounds of PP_TRIPS trips, or of PP_ROUND_NS on a slow kernel (KCSAN, a
+ * busy host)
  */
 static long long pingpong_ns(void)
 {
-	int a[2], b[2], r, k;
+	struct sleeper s = { .pid = -1 };
 	long long best = LLONG_MAX;
-	pid_t pid;
-	char c = 0;
+	int r, k, cpu;
 
-	if (pipe(a) || pipe(b))
-		return -1;
-	pid = fork();
-	if (!pid) {
-		close(a[1]);
-		close(b[0]);
-		while (read(a[0], &c, 1) == 1 && write(b[1], &c, 1) == 1)
-			;
-		_exit(0);
-	}
-	close(a[0]);
-	close(b[1]);
-	if (pid < 0 || smart_set(pid, SMART_ATTR_PRIORITY | SMART_ATTR_SHARE, 0, 1024))
+	if (sleeper_start(&s, 0))
 		best = -1;
 	for (r = 0; r < PP_ROUNDS && best > 0; r++) {
 		long long t = mono_ns();
 		bool ok = true;
 
 		for (k = 0; ok && k < PP_TRIPS && (k % 64 || mono_ns() - t < PP_ROUND_NS); k++)
-			ok = write(a[1], &c, 1) == 1 && read(b[0], &c, 1) == 1;
+			ok = write(s.ping, "p", 1) == 1 &&
+			     read(s.pong, &cpu, sizeof(cpu)) == sizeof(cpu);
 		t = ok ? (mono_ns() - t) / k : -1;
 		best = t < 0 ? -1 : (t < best ? t : best);
 	}
-	close(a[1]);
-	close(b[0]);
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
+	sleeper_stop(&s);
 	return best;
 }
 
