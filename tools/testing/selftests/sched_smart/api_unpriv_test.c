@@ -3,9 +3,10 @@
  * SCHED_SMART user API: privilege rules for unprivileged users.  Without
  * CAP_SYS_NICE a thread may only lower its own priority and share, may not
  * change another user's thread (but may read it), and may enter SCHED_SMART
- * only with sched_smart=all.
+ * only with sched_smart=all.  And the selftests' own hogs that drop to
+ * nobody still die with the test that spawned them.
  *
- * Every test SKIPs when the kernel has no SCHED_SMART.
+ * Every SCHED_SMART test SKIPs when the kernel has no SCHED_SMART.
  */
 #include "../kselftest_harness.h"
 #include "util.h"
@@ -162,6 +163,65 @@ TEST(unpriv_enter)
 	mode = smart_mode();
 	TH_LOG("mode %s", smart_mode_name());
 	ASSERT_CHILD_OK(run_child(unpriv_enter_child, &mode));
+}
+
+/* ------------------------------------------------------------------ */
+/* The selftests' own hogs                                             */
+
+struct dropped {
+	pid_t hog;
+	int ok;		/* 1 once the hog runs as nobody */
+};
+
+static void dropping_body(void *arg)
+{
+	struct dropped *d = arg;
+
+	if (drop_to_nobody())
+		_exit(5);
+	__atomic_store_n(&d->ok, 1, __ATOMIC_RELEASE);
+	for (;;)
+		pause();
+}
+
+/* spawns the hog, waits until it dropped, and dies without killing it */
+static int dropping_parent(void *arg)
+{
+	struct dropped *d = arg;
+	struct hog_set h;
+	int i;
+
+	hogs_init(&h);
+	d->hog = hog_spawn(&h, 0, dropping_body, d);
+	if (d->hog < 0)
+		return 1;
+	hogs_go(&h);
+	for (i = 0; i < 2000 && !__atomic_load_n(&d->ok, __ATOMIC_ACQUIRE); i++)
+		sleep_ns(NSEC_PER_MSEC);
+	return 0;
+}
+
+/*
+ * A hog that drops to nobody (the kernel clears the parent-death signal on
+ * the change of credentials) still dies with the process that spawned it:
+ * a fixture whose ASSERT fails leaves no such hog behind (one that kept a
+ * pipe of the test runner open stalled a whole run).
+ */
+TEST(dropped_hog_dies_with_parent)
+{
+	struct dropped *d = shared_alloc(sizeof(*d));
+	bool gone;
+
+	REQUIRE_ROOT();
+	ASSERT_NE(NULL, d);
+	ASSERT_EQ(0, run_child(dropping_parent, d));
+	ASSERT_EQ(1, d->ok);
+	gone = pid_exits_within(d->hog, 2000);
+	if (!gone)
+		kill(d->hog, SIGKILL);
+	EXPECT_TRUE(gone) {
+		TH_LOG("hog %d, as nobody, outlived its parent by 2 s", d->hog);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -2,6 +2,7 @@
 /*
  * Shared helpers of the SCHED_SMART selftests (declared in util.h).
  */
+#include <poll.h>
 #include "util.h"
 
 static bool env_set(const char *name)
@@ -303,6 +304,7 @@ void hog_spin_forever(void *arg)
 void hogs_init(struct hog_set *h)
 {
 	memset(h, 0, sizeof(*h));
+	h->owner = getpid();
 	if (pipe(h->go)) {
 		h->go[0] = -1;
 		h->go[1] = -1;
@@ -442,20 +444,40 @@ bool hog_alive(const struct hog_set *h, int i)
 	return waitpid(h->pid[i], &st, WNOHANG) == 0;
 }
 
+bool pid_exits_within(pid_t pid, int ms)
+{
+	struct pollfd p = { .events = POLLIN };
+	int r;
+
+	p.fd = syscall(SYS_pidfd_open, pid, 0);
+	if (p.fd < 0)
+		return errno == ESRCH;
+	r = poll(&p, 1, ms);
+	close(p.fd);
+	return r == 1;
+}
+
 void hogs_kill(struct hog_set *h)
 {
+	bool mine = getpid() == h->owner;
 	int i;
 
 	for (i = 0; i < h->n; i++)
 		if (h->pid[i] > 0)
 			kill(h->pid[i], SIGKILL);
-	for (i = 0; i < h->n; i++)
-		if (h->pid[i] > 0)
+	for (i = 0; i < h->n; i++) {
+		if (h->pid[i] <= 0)
+			continue;
+		if (mine)
 			waitpid(h->pid[i], NULL, 0);
+		else
+			pid_exits_within(h->pid[i], 10000);
+	}
 	h->n = 0;
-	if (h->go[0] >= 0)
+	/* the pipe's descriptors are the owner's; here they may be others */
+	if (mine && h->go[0] >= 0)
 		close(h->go[0]);
-	if (h->go[1] >= 0)
+	if (mine && h->go[1] >= 0)
 		close(h->go[1]);
 	h->go[0] = -1;
 	h->go[1] = -1;
@@ -493,12 +515,21 @@ int run_child(int (*fn)(void *), void *arg)
 
 int drop_to_nobody(void)
 {
+	pid_t parent = getppid();
+	int sig = 0;
+
+	if (prctl(PR_GET_PDEATHSIG, &sig))
+		return -errno;
 	if (setgroups(0, NULL) && errno != EPERM)
 		return -errno;
 	if (setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID))
 		return -errno;
 	if (setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID))
 		return -errno;
+	if (sig && prctl(PR_SET_PDEATHSIG, sig))
+		return -errno;
+	if (sig && getppid() != parent)
+		raise(sig);	/* the parent died in between */
 	return 0;
 }
 

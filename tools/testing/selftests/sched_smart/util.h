@@ -222,6 +222,7 @@ int controller_cpu(void);
 typedef void (*hog_body_t)(void *arg);
 
 struct hog_set {
+	pid_t owner;			/* the process that spawned the hogs */
 	int n;
 	int go[2];			/* closing go[1] releases every hog */
 	pid_t pid[MAX_HOGS];
@@ -237,8 +238,8 @@ void hogs_init(struct hog_set *h);
 /*
  * Fork a hog with affinity mask (0 = all CPUs).  The child blocks until
  * hogs_go(), then runs body(arg) (never returns for spinners).  Dies with
- * its parent (PR_SET_PDEATHSIG) so a failed assertion cannot leak spinners.
- * Returns the pid or -1.
+ * its parent (PR_SET_PDEATHSIG, kept by drop_to_nobody()) so a failed
+ * assertion cannot leak spinners.  Returns the pid or -1.
  */
 pid_t hog_spawn(struct hog_set *h, unsigned long mask, hog_body_t body, void *arg);
 
@@ -260,6 +261,14 @@ int proc_stat_cpu(pid_t pid);
 
 bool hog_alive(const struct hog_set *h, int i);
 
+/* whether @pid (any process, not only a child) exits within @ms */
+bool pid_exits_within(pid_t pid, int ms);
+
+/*
+ * Kill every hog and wait until each has exited.  Also from a fixture's
+ * teardown run in the parent (FIXTURE_TEARDOWN_PARENT), where the hogs are
+ * not children: then the wait is on a pidfd.
+ */
 void hogs_kill(struct hog_set *h);
 
 /* shared anonymous memory visible to hogs and the controller */
@@ -294,7 +303,11 @@ int run_child(int (*fn)(void *), void *arg);
 	ASSERT_TRUE(__ok);						\
 } while (0)
 
-/* drop to nobody with no capabilities; 0 or -errno */
+/*
+ * Drop to nobody with no capabilities; 0 or -errno.  The parent-death
+ * signal, which the kernel clears on a change of credentials, is set again:
+ * a hog that drops still dies with the test that spawned it.
+ */
 int drop_to_nobody(void);
 
 /* CapEff of the calling thread, or ~0 if unreadable */
