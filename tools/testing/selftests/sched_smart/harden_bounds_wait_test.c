@@ -113,7 +113,7 @@ FIXTURE_SETUP(bounds_wait)
 	ASSERT_NE(NULL, cap);
 }
 
-FIXTURE_TEARDOWN(bounds_wait)
+FIXTURE_TEARDOWN_PARENT(bounds_wait)
 {
 	hogs_kill(&self->h);
 	if (cap)

@@ -42,7 +42,7 @@ FIXTURE_SETUP(cpu0)
 	controller_setup(controller_cpu());
 }
 
-FIXTURE_TEARDOWN(cpu0)
+FIXTURE_TEARDOWN_PARENT(cpu0)
 {
 	char v[32];
 

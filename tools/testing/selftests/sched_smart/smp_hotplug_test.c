@@ -104,7 +104,7 @@ FIXTURE_SETUP(hp)
 	TH_LOG("mode %s, %d CPUs", smart_mode_name(), self->ncpu);
 }
 
-FIXTURE_TEARDOWN(hp)
+FIXTURE_TEARDOWN_PARENT(hp)
 {
 	int c;
 

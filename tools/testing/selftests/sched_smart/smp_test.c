@@ -74,7 +74,7 @@ FIXTURE_SETUP(smp)
 	TH_LOG("mode %s, %d CPUs", smart_mode_name(), online_cpus());
 }
 
-FIXTURE_TEARDOWN(smp)
+FIXTURE_TEARDOWN_PARENT(smp)
 {
 	char v[32];
 

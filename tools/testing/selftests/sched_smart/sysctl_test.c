@@ -76,7 +76,7 @@ FIXTURE_SETUP(write)
 	REQUIRE_ROOT();
 }
 
-FIXTURE_TEARDOWN(write)
+FIXTURE_TEARDOWN_PARENT(write)
 {
 	restore_defaults(_metadata);
 }

@@ -153,7 +153,7 @@ FIXTURE_SETUP(used_exact)
 	hogs_go(&self->h);
 }
 
-FIXTURE_TEARDOWN(used_exact)
+FIXTURE_TEARDOWN_PARENT(used_exact)
 {
 	hogs_kill(&self->h);
 }
