@@ -131,7 +131,15 @@ static void hog_body(void *arg)
 	hog_spin_forever(NULL);
 }
 
-TEST(smart_events)
+/*
+ * trace-cmd under a slow kernel (KCSAN under TCG) needs more than the
+ * harness' 30 s: a fixture only for the timeout.
+ */
+FIXTURE(rec) {};
+FIXTURE_SETUP(rec) {}
+FIXTURE_TEARDOWN(rec) {}
+
+TEST_F_TIMEOUT(rec, smart_events, 180)
 {
 	struct expect ex[] = {
 		{ .what = "begin of the feasible constraint", .event = "smart_constraint_begin:" },
