@@ -81,6 +81,7 @@ RECORD_KEYS = {
     "throughput": ("label", "workload", "cpus", "clock"),
     "groups": ("label", "kind", "threads", "depth"),
     "spread": ("label", "cpus", "clock"),
+    "cyclictest": ("label", "cpus", "clock"),
 }
 
 # SMART paper, Table 2: % CPU of News audio and Typing run alone. The ideal
@@ -170,6 +171,7 @@ TARGET_THROUGHPUT_RATIO = 1.05          # SMP elapsed time SMART / EEVDF
 # nCPU + 1 hogs: each within this many points of 100 * nCPU / (nCPU + 1)
 TARGET_SPREAD_POINTS = {2: 7.0, 4: 8.0}
 TARGET_SPREAD_REL = 0.10                # other CPU counts: of the fair part
+TARGET_CYCLIC_P99_RATIO = 1.2           # cyclictest beside hogs, p99 / EEVDF's
 PICK_SMALL, PICK_LARGE = 10, 1000
 PICK_TC_N, PICK_TC_FEW, PICK_TC_MANY = 100, 1, 32
 
@@ -1316,6 +1318,45 @@ def section_spread(res, targets):
     return lines
 
 
+def section_cyclictest(res, targets):
+    """Wake-up latency beside hogs: rt-tests' cyclictest, SMART vs EEVDF."""
+    lines = ["## Wake-up latency beside hogs (cyclictest)", ""]
+    recs = res.get("cyclictest")
+    if not recs:
+        return lines + ["Not run (no `cyclictest` records).", ""]
+    own = []
+    lines += ["`cyclictest --policy=other`, one thread per CPU waking every "
+              "1 ms, beside two busy loops per CPU; latency of each wake-up "
+              "in µs. SMART-all runs them as they are in a `sched_smart=all` "
+              "boot (SCHED_OTHER is SMART there), against EEVDF of the "
+              "opt-in boot under the same clock; cyclictest sets its own "
+              "policy, so it has no SMART label in the opt-in boot.", ""]
+    rows = []
+    for r in sorted(recs, key=lambda r: (str(r.get("clock")),
+                                         num(r.get("cpus")) or 0,
+                                         label_key(r.get("label")))):
+        e = next((x for x in recs if x.get("label") == "EEVDF"
+                  and x.get("clock") == r.get("clock")
+                  and x.get("cpus") == r.get("cpus")), {})
+        q = ratio(r.get("p99_us"), e.get("p99_us"))
+        rows.append([r.get("label"), fmt_int(r.get("cpus")), r.get("clock"),
+                     fmt_int(r.get("samples")), fmt_int(r.get("p50_us")),
+                     fmt_int(r.get("p99_us")), fmt_int(r.get("max_us")),
+                     fmt_int(r.get("overflows")),
+                     fmt(q, 2) if r.get("label") != "EEVDF" else ""])
+        if r.get("label") != "EEVDF" and q is not None:
+            own.append(Target("cyclictest", "%s, %s vCPUs, %s: p99/EEVDF ≤ "
+                              "%.1f" % (r.get("label"), r.get("cpus"),
+                                        r.get("clock"),
+                                        TARGET_CYCLIC_P99_RATIO),
+                              fmt(q, 2), q <= TARGET_CYCLIC_P99_RATIO))
+    lines += md_table(["label", "vCPUs", "clock", "wake-ups", "p50 µs",
+                       "p99 µs", "max µs", "over", "p99/EEVDF"], rows)
+    targets.extend(own)
+    lines += ["### Targets (cyclictest)", ""] + targets_table(own)
+    return lines
+
+
 def groups_scale(recs, label):
     """{(threads, depth): iterations} of the scale runs of @label."""
     return {(r.get("threads"), r.get("depth")): num(r.get("iterations"))
@@ -1562,6 +1603,8 @@ def csv_rows(res):
         "syscall": (("call",), [("ns_per_call", "ns")]),
         "wakeup": (("tool", "load"), [(k, "us") for k in
                                      ("min", "mean", "p50", "p99", "max")]),
+        "cyclictest": (("cpus", "clock"), [(k, "us") for k in
+                                           ("p50_us", "p99_us", "max_us")]),
     }
     for exp in ("fig3", "fig5"):
         for rec in res.get(exp):
@@ -2043,7 +2086,7 @@ def main(argv=None):
     body = []
     for section in (section_fig3, section_fig5, section_realmix, section_berate,
                     section_overheads, section_throughput, section_spread,
-                    section_groups):
+                    section_cyclictest, section_groups):
         body += section(res, targets)
     plots = write_plots(res, outdir)
     body += section_plots(plots)

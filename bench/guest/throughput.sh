@@ -10,7 +10,8 @@
 #   messaging   perf bench sched messaging (sockets, processes)
 #   pipe        perf bench sched pipe (two tasks ping-pong)
 #
-# then bench/guest/spread.sh (fairness across CPUs) under the same labels.
+# then bench/guest/spread.sh (fairness across CPUs) and bench/guest/cyclic.sh
+# (cyclictest's wake-up latency beside hogs) under the same labels.
 #
 # LABELS (default "SMART EEVDF"): SMART runs the workload under
 # `smartctl run` (opt-in boot) or as it is (sched_smart=all boot: every
@@ -120,6 +121,8 @@ for w in $workloads; do
 done
 # fairness across CPUs, in the same boot and under the same labels
 sh bench/guest/spread.sh "$mode" "$out" "$labels" "$clock" || failed="$failed spread"
+# wake-up latency beside hogs, the same way
+sh bench/guest/cyclic.sh "$mode" "$out" "$labels" "$clock" || failed="$failed cyclictest"
 if [ -n "$failed" ]; then
 	echo "# throughput: FAILED:$failed"
 	exit 1

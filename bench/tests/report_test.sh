@@ -78,26 +78,27 @@ for f in fig3 fig5 berate latency wakeup video-error pick; do
 done
 "$PYTHON" -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-sys.exit(not (len(d["records"]) == 54 and d["env"]["mode"] == "full"))' \
+sys.exit(not (len(d["records"]) == 56 and d["env"]["mode"] == "full"))' \
 	"$F/results.json"
-ok $? "full: results.json has the env and all 54 records"
+ok $? "full: results.json has the env and all 56 records"
 head -1 "$F/results.csv" | grep -qx \
 	'experiment,label,case,variant,phase,app,metric,value,unit'
 ok $? "full: results.csv header"
 # 417 rows: fig3 5 labels x 29, fig5 2 labels x (29 + 19), berate 3 columns
-# x 46, ctxsw 3, hackbench 2, pick 12, syscall 6, wakeup 3 x 5, spread 3 x 3.
-[ "$(wc -l <"$F/results.csv")" -eq 427 ]; ok $? "full: results.csv has 426 rows"
+# x 46, ctxsw 3, hackbench 2, pick 12, syscall 6, wakeup 3 x 5, spread 3 x 3,
+# cyclictest 2 x 3.
+[ "$(wc -l <"$F/results.csv")" -eq 433 ]; ok $? "full: results.csv has 432 rows"
 has "$F/results.csv" 'fig3,SMART,,,all,news-video,on_time_pct,72,%' \
 	"full: csv SMART news-video on_time_pct 72"
 
 R=$F/report.md
 for s in '## Figure 3: the application mix' '## Figure 5: priorities' \
 	'## BeRate Table 1' '## Overheads' '### Wake-up latency' \
-	'## Fairness across CPUs' '## Plots'; do
+	'## Fairness across CPUs' '## Wake-up latency beside hogs' '## Plots'; do
 	has "$R" "$s" "full: report has section '$s'"
 done
 has "$R" '| mode | full |' "full: header shows the env mode"
-has "$R" '**Targets:** 18 PASS, 5 MISS, 0 n/a' "full: targets count"
+has "$R" '**Targets:** 18 PASS, 6 MISS, 0 n/a' "full: targets count"
 # SMART news-video: 648 on time, 20 early, 42 late, 190 dropped of 900;
 # met 668/900; on time of displayed 648/710 = 91.3%.
 has "$R" '| SMART | 900 | 72.0 | 2.2 | 4.7 | 21.1 | 74.2 | 91.3 |' \
@@ -139,6 +140,13 @@ has "$R" '| SMART-all, 3 hogs on 2 vCPUs, icount1: each 67% ± 7 | 100.0 / 50.1 
 	"full: spread MISS line"
 has "$F/results.csv" 'spread,EEVDF,cpus=2 clock=icount1,,,hog1,cpu_pct,67.5,%' \
 	"full: csv spread row"
+# cyclictest: SMART-all p99 8000 / EEVDF's 400 = 20.00 > 1.2.
+has "$R" '| SMART-all | 2 | noicount | 20000 | 900 | 8000 | 19000 | 0 | 20.00 |' \
+	"full: cyclictest row with the ratio to EEVDF"
+has "$R" '| SMART-all, 2 vCPUs, noicount: p99/EEVDF ≤ 1.2 | 20.00 | **MISS** |' \
+	"full: cyclictest MISS line"
+has "$F/results.csv" 'cyclictest,EEVDF,cpus=2 clock=noicount,,,,p99_us,400,us' \
+	"full: csv cyclictest row"
 has "$R" 'DEADLINE: entertain rejected by admission control' \
 	"full: run notes reported"
 has "$R" '![Wake-up latency](wakeup.png)' "full: plots linked"

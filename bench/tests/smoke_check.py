@@ -153,6 +153,13 @@ def main():
                                      and r.get("context_switches", 0) > 0 for r in mine),
               f"throughput: six workloads on 2 vCPUs under {label} ({len(mine)} records)")
 
+    cyc = [r for r in recs.values() if r.get("experiment") == "cyclictest"]
+    for label in ["EEVDF", "SMART-all"]:
+        mine = [r for r in cyc if r.get("label") == label]
+        check(len(mine) >= 1 and all(r.get("samples", 0) > 0 and r.get("p99_us", -1) >= 0
+                                     for r in mine),
+              f"cyclictest: wake-ups beside hogs under {label} ({len(mine)} records)")
+
     grp = [r for r in recs.values() if r.get("experiment") == "groups"]
     for label in ["SMART", "EEVDF"]:
         mine = {r.get("kind"): r for r in grp if r.get("label") == label}
