@@ -282,9 +282,19 @@ static long long check_hogs(struct __test_metadata *_metadata, struct hog_set *h
 			TH_LOG("%s: hog %d (pid %d) is gone", when, i, h->pid[i]);
 		}
 		EXPECT_GE(hog_delta(h, i) * 10, fair) {
+			pid_t pid = h->pid[i];
+
 			TH_LOG("%s: hog %d got %.1f ms in %.1f ms, expected at least 10%% "
 			       "of its fair %.1f ms", when, i, smart_ms(hog_delta(h, i)),
 			       smart_ms(wall), smart_ms(fair));
+			/* where it is and what holds it back, beside hog 0 */
+			TH_LOG("%s: hog %d on CPU %d: state %lld lag %lld bias %lld exec %lld; "
+			       "hog 0 on CPU %d: lag %lld bias %lld", when, i,
+			       proc_stat_cpu(pid), proc_smart_field(pid, "state"),
+			       proc_smart_field(pid, "lag_ns"), proc_smart_field(pid, "bias"),
+			       proc_smart_field(pid, "exec"), proc_stat_cpu(h->pid[0]),
+			       proc_smart_field(h->pid[0], "lag_ns"),
+			       proc_smart_field(h->pid[0], "bias"));
 		}
 	}
 	TH_LOG("%s: %d hogs used %.2f CPUs", when, h->n, (double)total / wall);
