@@ -226,8 +226,16 @@ int main(void)
 			       event_name[e], big, N_MAX, small, big / small);
 		}
 	}
-	small = release_cost(&w, 10);
-	big = release_cost(&w, N_MAX);
+	/*
+	 * The same release runs at one of two speeds from one set-up to the
+	 * next (about 330 or 650 ns here, whatever the size: placement in
+	 * the caches), so the sizes take turns and each keeps its best.
+	 */
+	small = big = 1e18;
+	for (e = 0; e < 9; e++) {
+		small = fmin(small, release_cost(&w, 10));
+		big = fmin(big, release_cost(&w, N_MAX));
+	}
 	tap_ok(small > 0 && big > 0 && big <= 2 * small,
 	       "per periodic release beside 1000 periodic tasks between constraints: at most 2x 10",
 	       "%.0f ns beside %d, %.0f ns beside 10 (%.2fx)",
