@@ -67,9 +67,10 @@ for label in $labels; do
 		continue
 	fi
 	# histogram lines: "US COUNT-THREAD0 COUNT-THREAD1 ...", zero-padded
-	# decimal (busybox awk would take 000010 for octal: dec() strips them)
+	# decimal (busybox awk would take 000010 for octal: dec() strips them);
+	# the record goes to its file, a summary to the console
 	awk -v l="$rl" -v c="$ncpu" -v n="$nhogs" -v b="$boot" -v k="$clock" \
-		-v hm=$histmax '
+		-v hm=$histmax -v f="$out/raw/cyclictest-$rl-c$ncpu-$clock.json" '
 	function dec(x) { sub(/^0+/, "", x); return x + 0 }
 	function pct(p,    want, acc, us) {
 		want = p * (tot + over); acc = 0
@@ -82,12 +83,10 @@ for label in $labels; do
 	NF >= 2 { s = 0; for (i = 2; i <= NF; i++) s += dec($i); cnt[dec($1)] = s; tot += s }
 	END {
 		if (tot + over == 0) exit 1
-		printf "{\"schema\":1,\"experiment\":\"cyclictest\",\"label\":\"%s\",\"cpus\":%d,\"hogs\":%d,\"boot\":\"%s\",\"clock\":\"%s\",\"interval_us\":1000,\"samples\":%d,\"overflows\":%d,\"hist_max_us\":%d,\"p50_us\":%d,\"p99_us\":%d,\"max_us\":%d}\n", l, c, n, b, k, tot + over, over, hm, pct(0.5), pct(0.99), max
-	}' $h >"$out/raw/cyclictest-$rl-c$ncpu-$clock.json" || {
-		failed="$failed $rl"
-		continue
-	}
-	echo "# cyclic: $rl, $nhogs hogs on $ncpu CPUs: $(sed 's/.*"samples":\([0-9]*\).*"p50_us":\([0-9]*\),"p99_us":\([0-9]*\),"max_us":\([0-9]*\).*/\1 wake-ups, p50 \2 us, p99 \3 us, max \4 us/' "$out/raw/cyclictest-$rl-c$ncpu-$clock.json")"
+		p50 = pct(0.5); p99 = pct(0.99)
+		printf "{\"schema\":1,\"experiment\":\"cyclictest\",\"label\":\"%s\",\"cpus\":%d,\"hogs\":%d,\"boot\":\"%s\",\"clock\":\"%s\",\"interval_us\":1000,\"samples\":%d,\"overflows\":%d,\"hist_max_us\":%d,\"p50_us\":%d,\"p99_us\":%d,\"max_us\":%d}\n", l, c, n, b, k, tot + over, over, hm, p50, p99, max > f
+		printf "# cyclic: %s, %d hogs on %d CPUs: %d wake-ups, p50 %d us, p99 %d us, max %d us\n", l, n, c, tot + over, p50, p99, max
+	}' $h || failed="$failed $rl"
 done
 if [ -n "$failed" ]; then
 	echo "# cyclic: FAILED:$failed"
