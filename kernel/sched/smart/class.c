@@ -1434,14 +1434,15 @@ static int balance_smart(struct rq *rq, struct task_struct *prev,
 {
 	bool kicked = READ_ONCE(rq->smart.kicked);
 
+	/* Cleared whatever comes: it makes an idle CPU pick (smart_kicked()). */
+	if (kicked)
+		WRITE_ONCE(rq->smart.kicked, false);
 	if ((kicked || smart_load(cpu_of(rq)) <= 1) && cpu_active(cpu_of(rq))) {
 		int src = kicked ? READ_ONCE(rq->smart.kick_src) : -1;
 		bool rotate = kicked && READ_ONCE(rq->smart.kick_rotate);
 		/* Now: a double_lock_balance() clears the clock's update. */
 		u64 now = rq_clock(rq);
 
-		if (kicked)
-			WRITE_ONCE(rq->smart.kicked, false);
 		rq_unpin_lock(rq, rf);
 		if (!smart_pull(rq, src) && rotate && src >= 0 &&
 		    src != cpu_of(rq))
@@ -1464,7 +1465,10 @@ static DEFINE_PER_CPU(atomic_t, smart_kick_pending);
 static void smart_kick_fn(void *info)
 {
 	atomic_set(this_cpu_ptr(&smart_kick_pending), 0);
-	/* On the kicked CPU itself: schedule, and balance_smart() pulls. */
+	/*
+	 * On the kicked CPU itself: schedule, and balance_smart() pulls.  An
+	 * idle CPU picks although nothing is queued here (smart_kicked()).
+	 */
 	WRITE_ONCE(this_rq()->smart.kicked, true);
 	set_tsk_need_resched(current);
 	set_preempt_need_resched();
