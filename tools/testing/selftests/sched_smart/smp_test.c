@@ -24,6 +24,15 @@
  *                   beside two hogs, with a third of a CPU as its share
  *   affinity        a SMART hog pinned to CPU 1 never runs elsewhere while
  *                   the balancer has reason to move things around
+ *   idle_pulls      3+ CPUs: two hogs pinned to the last CPU are then
+ *                   allowed on the one before, idle: it runs one of them
+ *                   within 100 ms (200 ms under SMART_STOLEN_CLOCK), 5
+ *                   times over.  The idle CPU pulls when the busy one's
+ *                   tick kicks it; 6.12's __schedule() skips the pick of
+ *                   an idle CPU with nothing queued, so a kicked idle CPU
+ *                   pulled only at its next wake-up for something else
+ *                   (up to seconds: 16 vCPUs, 4 hogs in a partition of
+ *                   2 CPUs used 1.03 to 1.9 CPUs in 1 s out of 4 tries)
  *   hotplug         CPU 1 goes offline and comes back under SMART load: no
  *                   hog is lost, every hog keeps accumulating CPU time
  *   fair_start      opt-in: a fair thread woken onto CPU 0, where a SMART
@@ -383,6 +392,53 @@ TEST_F(smp, affinity)
 	EXPECT_GT(mine * 20, wall) {
 		TH_LOG("pinned hog barely ran (%.1f ms of %.1f ms, expected > 5%%)",
 		       smart_ms(mine), smart_ms(wall));
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+#define IDLE_PULL_ROUNDS	5
+
+/*
+ * ns from now until one of hogs 0-1 is on @cpu, as /proc says (polled
+ * every ms), or -1 after 2 s
+ */
+static long long hog_on_cpu_ns(struct hog_set *h, int cpu)
+{
+	long long t0 = mono_ns(), t;
+
+	do {
+		t = mono_ns() - t0;
+		if (proc_stat_cpu(h->pid[0]) == cpu || proc_stat_cpu(h->pid[1]) == cpu)
+			return t;
+		sleep_ns(NSEC_PER_MSEC);
+	} while (t < 2 * NSEC_PER_SEC);
+	return -1;
+}
+
+TEST_F_TIMEOUT(smp, idle_pulls, 60)
+{
+	int ncpu = online_cpus(), busy = ncpu - 1, idle = ncpu - 2, round, k;
+	long long limit = (smart_stolen_clock() ? 200 : 100) * NSEC_PER_MSEC, t;
+
+	if (ncpu < 3)
+		SKIP(return, "needs >= 3 CPUs (have %d): CPU 0 is the controller's", ncpu);
+	controller_setup(0);
+	for (k = 0; k < 2; k++)
+		smart_hog(_metadata, &self->h, 1UL << busy, NULL, NULL);
+	hogs_go(&self->h);
+	for (round = 0; round < IDLE_PULL_ROUNDS; round++) {
+		sleep_ns(200 * NSEC_PER_MSEC);
+		for (k = 0; k < 2; k++)
+			ASSERT_EQ(0, pin_mask(self->h.pid[k], (1UL << busy) | (1UL << idle)));
+		t = hog_on_cpu_ns(&self->h, idle);
+		TH_LOG("round %d: a hog on CPU %d after %.1f ms", round, idle, smart_ms(t));
+		EXPECT_TRUE(t >= 0 && t <= limit) {
+			TH_LOG("CPU %d stayed idle for %.0f ms beside two hogs on CPU %d",
+			       idle, smart_ms(t < 0 ? 2 * NSEC_PER_SEC : t), busy);
+		}
+		for (k = 0; k < 2; k++)
+			ASSERT_EQ(0, pin_mask(self->h.pid[k], 1UL << busy));
 	}
 }
 
