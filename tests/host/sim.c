@@ -101,7 +101,7 @@ void sim_move(struct sim *s, struct sim_task *t, struct smart_group *g)
 {
 	bool runnable = t->se.state == SMART_SE_RUNNABLE;
 
-	smart_expire_sleepers(&s->q, s->now);
+	smart_expire_sleepers(&s->q, s->now, &s->p);
 	if (t->se.queue)
 		smart_leave(&s->q, &t->se);
 	t->se.group = g;

@@ -500,7 +500,7 @@ static void test_mass_expiry(void)
 	for (i = 1; i < N; i++)
 		smart_sleep(&q, &se[i], MS(1), &p);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	smart_expire_sleepers(&q, MS(200));
+	smart_expire_sleepers(&q, MS(200), &p);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	/* it takes its share when it is charged */
 	smart_charge(&q, &se[0], MS(201), MS(1), &p);

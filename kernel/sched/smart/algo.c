@@ -493,6 +493,9 @@ void smart_leave(struct smart_queue *q, struct smart_entity *se)
 	smart_set_share(se, smart_core_share(se->own_share));
 }
 
+static void smart_forfeit_leave(struct smart_queue *q, struct smart_entity *se,
+				const struct smart_params *p);
+
 /**
  * smart_sleep() - a runnable entity blocks
  * @q:		its queue
@@ -509,7 +512,7 @@ void smart_sleep(struct smart_queue *q, struct smart_entity *se, u64 now,
 	struct smart_entity *pos;
 
 	if (!p->sleep_credit_ns) {
-		smart_leave(q, se);
+		smart_forfeit_leave(q, se, p);
 		return;
 	}
 	smart_tree_del(q, se);
@@ -554,6 +557,25 @@ static void smart_bound_credit(struct smart_level *l, struct smart_entity *se,
 	se->bvft += x;
 }
 
+/*
+ * A sleeper leaves its queue (its credit ran out, or it had none): it
+ * first forfeits what it would lose when it rejoins by eq. (7), and the
+ * queue gets it back (smart_bound_credit()).  Taken away whole,
+ * the lag the queue's other entities made up for stayed with them: the
+ * sleeper's share slows V_P (eq. (2)), so a hog alone on its CPU beside a
+ * task that sleeps there now and then ran ahead of V_P a little more at
+ * each of its wake-ups, without bound (5 s after 20 s beside a task that
+ * runs 0.1 ms every 200 ms), and whatever joined then (a new task, a
+ * sleeper past its credit, the hog itself moved to a busy CPU) ran before
+ * it for as long.
+ */
+static void smart_forfeit_leave(struct smart_queue *q, struct smart_entity *se,
+				const struct smart_params *p)
+{
+	smart_bound_credit(smart_level_of(q, se), se, p);
+	smart_leave(q, se);
+}
+
 /**
  * smart_wake() - a blocked entity becomes runnable on @q
  * @q:		the queue it wakes on
@@ -567,7 +589,7 @@ static void smart_bound_credit(struct smart_level *l, struct smart_entity *se,
 void smart_wake(struct smart_queue *q, struct smart_entity *se, u64 now,
 		const struct smart_params *p)
 {
-	smart_expire_sleepers(q, now);
+	smart_expire_sleepers(q, now, p);
 	if (se->state != SMART_SE_SLEEPING) {
 		smart_join(q, se, SMART_JOIN_WAKE, p);
 		return;
@@ -591,14 +613,16 @@ static struct smart_entity *smart_first_sleeper(struct smart_queue *q)
  * smart_expire_sleepers() - sleepers whose credit ran out leave the queue
  * @q:		the queue
  * @now:	current time
+ * @p:		tunables
  */
-void smart_expire_sleepers(struct smart_queue *q, u64 now)
+void smart_expire_sleepers(struct smart_queue *q, u64 now,
+			   const struct smart_params *p)
 {
 	struct smart_entity *se;
 
 	while ((se = smart_first_sleeper(q)) &&
 	       (s64)(se->sleep_expire - now) <= 0)
-		smart_leave(q, se);
+		smart_forfeit_leave(q, se, p);
 }
 
 /* A quantum completed: eq. (4), as often as E covers Q. */
@@ -652,7 +676,7 @@ bool smart_charge(struct smart_queue *q, struct smart_entity *se, u64 now,
 			smart_level_advance(l, s->sleep_expire - start);
 			start = s->sleep_expire;
 		}
-		smart_leave(q, s);
+		smart_forfeit_leave(q, s, p);
 	}
 	smart_level_advance(l, now - start);
 
@@ -720,7 +744,7 @@ void smart_set_params(struct smart_entity *se, s32 prio, u32 share,
 	if (prio == se->prio && share == se->own_share)
 		return;
 	if (q) {
-		smart_expire_sleepers(q, now);
+		smart_expire_sleepers(q, now, p);
 		if (se->queue)
 			smart_leave(q, se);
 	}

@@ -260,7 +260,8 @@ void smart_sleep(struct smart_queue *q, struct smart_entity *se, u64 now,
 		 const struct smart_params *p);
 void smart_wake(struct smart_queue *q, struct smart_entity *se, u64 now,
 		const struct smart_params *p);
-void smart_expire_sleepers(struct smart_queue *q, u64 now);
+void smart_expire_sleepers(struct smart_queue *q, u64 now,
+			   const struct smart_params *p);
 
 /* When the first sleeper's credit runs out (queue time); false if none. */
 static inline bool smart_sleepers_expire(struct smart_queue *q, u64 *when)

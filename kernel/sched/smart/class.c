@@ -635,7 +635,9 @@ static enum hrtimer_restart smart_timer_fn(struct hrtimer *timer)
 		 */
 		smart_arm_timer(rq, curr);
 	} else {
-		smart_expire_sleepers(smart_q(rq), rq_clock(rq));
+		struct smart_params sp = smart_params_now();
+
+		smart_expire_sleepers(smart_q(rq), rq_clock(rq), &sp);
 		smart_watch_sleepers(rq);
 	}
 	rq_unlock(rq, &rf);
@@ -1198,8 +1200,11 @@ static void migrate_task_rq_smart(struct task_struct *p, int new_cpu)
 		 * (which may expire @sme's credit too).
 		 */
 		update_curr_smart(rq);
-		if (sme->queue)
-			smart_expire_sleepers(sme->queue, rq_clock(rq));
+		if (sme->queue) {
+			struct smart_params sp = smart_params_now();
+
+			smart_expire_sleepers(sme->queue, rq_clock(rq), &sp);
+		}
 		if (sme->queue)
 			smart_leave(sme->queue, sme);
 	}
