@@ -464,6 +464,41 @@ static void test_newcomer_after_sleeper(void)
 	sim_free(&s);
 }
 
+/*
+ * The same when the sleeper's credit runs out between its wake-ups (a
+ * kworker: 0.1 ms every 200 ms beside a hog, alone on its CPU).  It left
+ * the queue with the lag the hog had made up for, came back with at most
+ * its credit, and V_P, slowed by its share while it slept there, fell
+ * 250 ms behind the hog per second: 5 s after 20 s.  A hog D joining
+ * then at V_P ran alone for those 5 s.  Each gets half of the 4 s after
+ * the join, give or take the bias bound and a quantum.
+ */
+static void test_newcomer_after_expiring_sleeper(void)
+{
+	struct sim_task *h, *k, *d;
+	u64 t0, h0, k0, win = SEC(4);
+	struct sim s;
+	double fair;
+	s64 lag0;
+
+	sim_init(&s);
+	h = sim_hog(&s, "hog", 0, 1024);
+	k = sim_periodic(&s, "kworker", 0, 1024, MS(200), SIM_US(100));
+	sim_run_until(&s, SEC(20));
+	lag0 = smart_lag_ns(&h->se);
+	d = sim_hog(&s, "D", 0, 1024);
+	t0 = s.now;
+	h0 = h->cpu_ns;
+	k0 = k->cpu_ns;
+	sim_run_until(&s, t0 + win);
+	fair = (ms(win) - ms(k->cpu_ns - k0)) / 2;
+	tap_ok(ms(h->cpu_ns - h0) >= fair - ms(s.p.bias_max_ns + s.p.quantum_ns),
+	       "newcomer after a sleeper that leaves: the old hog keeps ~ half",
+	       "expected the old hog >= %.3f - 110 ms in the 4 s after D joined, seen %.3f ms (D %.3f ms; its lag at the join %.3f ms)",
+	       fair, ms(h->cpu_ns - h0), ms(d->cpu_ns), ms(lag0));
+	sim_free(&s);
+}
+
 /* Share change mid-run: 1:1 for 5 s, then B's share doubles. */
 static void test_share_change(void)
 {
@@ -505,6 +540,7 @@ int main(void)
 	test_credit_accumulation();
 	test_credit_bound_shares();
 	test_newcomer_after_sleeper();
+	test_newcomer_after_expiring_sleeper();
 	test_share_change();
 	return tap_done();
 }
