@@ -10,6 +10,11 @@
  *   strict_priority     a higher priority always wins (paper §3.2)
  *   sleep_credit        a long sleeper gets at most sleep_credit_ns of
  *                       catch-up (paper §3.3), and is not starved
+ *   lead_after_sleeper  a hog that ran 8 s beside a task waking every 200 ms
+ *                       for 0.1 ms (a kworker) gets its half, less two
+ *                       credits and a quantum, of the 2 s after a second
+ *                       hog joins: the sleeper's share slowed V_P, and the
+ *                       hog kept the lead it made (2 s: it got nothing)
  *   interactive_latency a 10% sleeper among hogs is run promptly
  *   optin_fair_bandwidth  opt-in mode: fair tasks keep the fair server's 5%
  *   all_mode_normal_task  all mode: a SCHED_NORMAL task is one more SMART
@@ -193,6 +198,52 @@ TEST_F(cpu0, sleep_credit)
 	EXPECT_GE(s * 2, fair) {
 		TH_LOG("sleeper starved after waking: %.1f ms, expected at least half of its "
 		       "fair %.1f ms", smart_ms(s), smart_ms(fair));
+	}
+}
+
+/* wakes every 200 ms to run 0.1 ms of CPU, as a kworker does */
+static void ticker_body(void *p)
+{
+	long long next = mono_ns();
+
+	for (;;) {
+		next += 200 * NSEC_PER_MSEC;
+		sleep_until_ns(next);
+		spin_cpu_ns(NSEC_PER_MSEC / 10);
+	}
+}
+
+TEST_F_TIMEOUT(cpu0, lead_after_sleeper, 60)
+{
+	struct sleeper_arg *arg = shared_alloc(sizeof(*arg));
+	long long old, late, fair, limit;
+
+	ASSERT_NE(NULL, arg);
+	smart_hog(_metadata, &self->h, NULL, NULL, 0, 1024);
+	smart_hog(_metadata, &self->h, ticker_body, NULL, 0, 1024);
+	smart_hog(_metadata, &self->h, sleeper_body, arg, 0, 1024);
+
+	/* hog 0 with the ticker for 8 s, then hog 2 too */
+	arg->run_until = 0;
+	arg->wake_at = mono_ns() + 8 * NSEC_PER_SEC;
+	hogs_go(&self->h);
+
+	sleep_until_ns(arg->wake_at);
+	self->h.t0 = hogs_sample(&self->h, self->h.cpu0);
+	sleep_until_ns(arg->wake_at + 2 * NSEC_PER_SEC);
+	self->h.t1 = hogs_sample(&self->h, self->h.cpu1);
+
+	old = hog_delta(&self->h, 0);
+	late = hog_delta(&self->h, 2);
+	fair = (old + late) / 2;
+	/* the late one's credit and the old one's lead, each at most one credit */
+	limit = 2 * self->credit + self->quantum;
+	TH_LOG("2 s after a hog joined one that ran 8 s beside a ticker: old %.1f ms, "
+	       "new %.1f ms, ticker %.1f ms (fair %.1f ms, limit -%.1f ms)", smart_ms(old),
+	       smart_ms(late), smart_ms(hog_delta(&self->h, 1)), smart_ms(fair), smart_ms(limit));
+	EXPECT_GE(old, fair - limit) {
+		TH_LOG("the old hog got %.1f ms of its fair %.1f ms: it ran ahead of V_P "
+		       "while the ticker slept on the queue", smart_ms(old), smart_ms(fair));
 	}
 }
 
