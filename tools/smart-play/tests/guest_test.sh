@@ -24,11 +24,13 @@
 # With SMART_STOLEN_CLOCK set (QEMU without -icount on a busy host: the
 # guest's clock runs on while the host stops its vCPU, and the decoder is
 # charged for it), the checks of frames on time and of audio underruns
-# skip; everything else is checked.  scripts/test-all runs the test again
-# in its -icount boots, where they count.  With SMART_SMOKE set too (a
-# kernel several times slower, as under KCSAN) the over-share player is so
-# far behind that it skips its frames itself before it asks the kernel, so
-# whether the kernel predicted a late frame is not checked either.
+# skip, and so does whether the kernel predicted a late frame of the
+# over-share player: the player skips a frame itself when its clock says
+# it is behind, before it asks the kernel, and a stolen clock can put it
+# that far behind (CI's all boot at b99b413: 113 frames skipped, 0 of
+# them on the kernel's word; at f88f3ff, the same kernel code, it passed).
+# Everything else is checked.  scripts/test-all runs the test again in its
+# -icount boots, where those count.
 #
 # The clips are copied to /tmp first, and in opt-in mode the fair server
 # runs 5 ms every 100 ms instead of 50 ms every second for the test (put
@@ -48,7 +50,6 @@ J=${JSON_CHECK:-$repo/build/tools/json_check}
 M=${MEDIA:-$repo/build/media}
 mode=$(cat /proc/sys/kernel/sched_smart_all 2>/dev/null)
 case ${SMART_STOLEN_CLOCK:-0} in ''|0) stolen= ;; *) stolen=1 ;; esac
-case ${SMART_SMOKE:-0} in ''|0) smoke= ;; *) smoke=1 ;; esac
 
 tmp=$(mktemp -d 2>/dev/null || echo /tmp/smart-play-test.$$)
 mkdir -p "$tmp"
@@ -184,8 +185,8 @@ echo "# over its share, SMART: $(summary "$f")"
 adds_up "$f" && ok "over: every frame accounted for" || nok "over: frames add up" "$(cat "$f")"
 [ "$(jget "$f" ".streams[0].skipped_estimate")" = 0 ] &&
 	ok "over: no frame skipped on the player's own estimate" || nok "over: no estimate skip" "$(summary "$f")"
-if [ -n "$stolen" ] && [ -n "$smoke" ]; then
-	skip "over: the kernel predicted late frames" "SMART_SMOKE: the player skips on its own, too late to ask"
+if [ -n "$stolen" ]; then
+	skip "over: the kernel predicted late frames" "SMART_STOLEN_CLOCK: the player may skip on its own clock first"
 elif [ "$(jget "$f" ".streams[0].skipped_notified")" -gt 0 ] && [ "$(jget "$f" ".streams[0].notified")" -ge 0 ]; then
 	ok "over: the kernel predicted late frames ($(jget "$f" ".streams[0].skipped_notified") B frames skipped)"
 else
