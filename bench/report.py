@@ -82,6 +82,7 @@ RECORD_KEYS = {
     "groups": ("label", "kind", "threads", "depth"),
     "spread": ("label", "cpus", "clock"),
     "cyclictest": ("label", "cpus", "clock"),
+    "rrlat": ("label", "cpus", "clock"),
 }
 
 # SMART paper, Table 2: % CPU of News audio and Typing run alone. The ideal
@@ -172,6 +173,8 @@ TARGET_THROUGHPUT_RATIO = 1.05          # SMP elapsed time SMART / EEVDF
 TARGET_SPREAD_POINTS = {2: 7.0, 4: 8.0}
 TARGET_SPREAD_REL = 0.10                # other CPU counts: of the fair part
 TARGET_CYCLIC_P99_RATIO = 1.2           # cyclictest beside hogs, p99 / EEVDF's
+TARGET_RR_P99_RATIO = 1.2               # request/response wake-ups, p99 / EEVDF's
+TARGET_RR_RPS_RATIO = 0.95              # requests per second / EEVDF's
 PICK_SMALL, PICK_LARGE = 10, 1000
 PICK_TC_N, PICK_TC_FEW, PICK_TC_MANY = 100, 1, 32
 
@@ -1357,6 +1360,54 @@ def section_cyclictest(res, targets):
     return lines
 
 
+def section_rrlat(res, targets):
+    """Request/response wake-ups and throughput: rrlat, SMART vs EEVDF."""
+    lines = ["## Request/response wake-ups (rrlat)", ""]
+    recs = res.get("rrlat")
+    if not recs:
+        return lines + ["Not run (no `rrlat` records).", ""]
+    own = []
+    lines += ["`rrlat` (bench/src/rrlat.c, schbench-like): message threads "
+              "wake workers that compute and sleep; the workers' wake-up "
+              "latency in µs and requests per second, medians of the "
+              "measured windows. SMART runs every thread as SCHED_SMART in "
+              "the opt-in boot, SMART-all the unmodified program in a "
+              "`sched_smart=all` boot; both against EEVDF of the opt-in "
+              "boot under the same clock.", ""]
+    rows = []
+    for r in sorted(recs, key=lambda r: (str(r.get("clock")),
+                                         num(r.get("cpus")) or 0,
+                                         label_key(r.get("label")))):
+        e = next((x for x in recs if x.get("label") == "EEVDF"
+                  and x.get("clock") == r.get("clock")
+                  and x.get("cpus") == r.get("cpus")), {})
+        q = ratio(r.get("p99_us"), e.get("p99_us"))
+        t = ratio(r.get("rps"), e.get("rps"))
+        mine = r.get("label") != "EEVDF"
+        rows.append([r.get("label"), fmt_int(r.get("cpus")), r.get("clock"),
+                     fmt_int(len(r.get("runs") or [])), fmt(num(r.get("rps")), 0),
+                     fmt(num(r.get("p50_us")), 0), fmt(num(r.get("p99_us")), 0),
+                     fmt(q, 2) if mine else "", fmt(t, 2) if mine else ""])
+        if not mine:
+            continue
+        where = "%s, %s vCPUs, %s" % (r.get("label"), r.get("cpus"),
+                                      r.get("clock"))
+        if q is not None:
+            own.append(Target("rrlat", "%s: p99/EEVDF ≤ %.1f" %
+                              (where, TARGET_RR_P99_RATIO), fmt(q, 2),
+                              q <= TARGET_RR_P99_RATIO))
+        if t is not None:
+            own.append(Target("rrlat", "%s: requests/s / EEVDF ≥ %.2f" %
+                              (where, TARGET_RR_RPS_RATIO), fmt(t, 2),
+                              t >= TARGET_RR_RPS_RATIO))
+    lines += md_table(["label", "vCPUs", "clock", "windows", "requests/s",
+                       "p50 µs", "p99 µs", "p99/EEVDF", "req/s / EEVDF"],
+                      rows)
+    targets.extend(own)
+    lines += ["### Targets (rrlat)", ""] + targets_table(own)
+    return lines
+
+
 def groups_scale(recs, label):
     """{(threads, depth): iterations} of the scale runs of @label."""
     return {(r.get("threads"), r.get("depth")): num(r.get("iterations"))
@@ -1605,6 +1656,8 @@ def csv_rows(res):
                                      ("min", "mean", "p50", "p99", "max")]),
         "cyclictest": (("cpus", "clock"), [(k, "us") for k in
                                            ("p50_us", "p99_us", "max_us")]),
+        "rrlat": (("cpus", "clock"), [("rps", "requests/s"),
+                                      ("p50_us", "us"), ("p99_us", "us")]),
     }
     for exp in ("fig3", "fig5"):
         for rec in res.get(exp):
@@ -2086,7 +2139,7 @@ def main(argv=None):
     body = []
     for section in (section_fig3, section_fig5, section_realmix, section_berate,
                     section_overheads, section_throughput, section_spread,
-                    section_cyclictest, section_groups):
+                    section_cyclictest, section_rrlat, section_groups):
         body += section(res, targets)
     plots = write_plots(res, outdir)
     body += section_plots(plots)

@@ -10,8 +10,9 @@
 #   messaging   perf bench sched messaging (sockets, processes)
 #   pipe        perf bench sched pipe (two tasks ping-pong)
 #
-# then bench/guest/spread.sh (fairness across CPUs) and bench/guest/cyclic.sh
-# (cyclictest's wake-up latency beside hogs) under the same labels.
+# then bench/guest/spread.sh (fairness across CPUs), bench/guest/cyclic.sh
+# (cyclictest's wake-up latency beside hogs) and bench/guest/rr.sh
+# (request/response wake-ups and throughput) under the same labels.
 #
 # LABELS (default "SMART EEVDF"): SMART runs the workload under
 # `smartctl run` (opt-in boot) or as it is (sched_smart=all boot: every
@@ -123,6 +124,8 @@ done
 sh bench/guest/spread.sh "$mode" "$out" "$labels" "$clock" || failed="$failed spread"
 # wake-up latency beside hogs, the same way
 sh bench/guest/cyclic.sh "$mode" "$out" "$labels" "$clock" || failed="$failed cyclictest"
+# request/response wake-ups and throughput
+sh bench/guest/rr.sh "$mode" "$out" "$labels" "$clock" || failed="$failed rrlat"
 if [ -n "$failed" ]; then
 	echo "# throughput: FAILED:$failed"
 	exit 1

@@ -78,27 +78,28 @@ for f in fig3 fig5 berate latency wakeup video-error pick; do
 done
 "$PYTHON" -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-sys.exit(not (len(d["records"]) == 56 and d["env"]["mode"] == "full"))' \
+sys.exit(not (len(d["records"]) == 58 and d["env"]["mode"] == "full"))' \
 	"$F/results.json"
-ok $? "full: results.json has the env and all 56 records"
+ok $? "full: results.json has the env and all 58 records"
 head -1 "$F/results.csv" | grep -qx \
 	'experiment,label,case,variant,phase,app,metric,value,unit'
 ok $? "full: results.csv header"
 # 417 rows: fig3 5 labels x 29, fig5 2 labels x (29 + 19), berate 3 columns
 # x 46, ctxsw 3, hackbench 2, pick 12, syscall 6, wakeup 3 x 5, spread 3 x 3,
-# cyclictest 2 x 3.
-[ "$(wc -l <"$F/results.csv")" -eq 433 ]; ok $? "full: results.csv has 432 rows"
+# cyclictest 2 x 3, rrlat 2 x 3.
+[ "$(wc -l <"$F/results.csv")" -eq 439 ]; ok $? "full: results.csv has 438 rows"
 has "$F/results.csv" 'fig3,SMART,,,all,news-video,on_time_pct,72,%' \
 	"full: csv SMART news-video on_time_pct 72"
 
 R=$F/report.md
 for s in '## Figure 3: the application mix' '## Figure 5: priorities' \
 	'## BeRate Table 1' '## Overheads' '### Wake-up latency' \
-	'## Fairness across CPUs' '## Wake-up latency beside hogs' '## Plots'; do
+	'## Fairness across CPUs' '## Wake-up latency beside hogs' \
+	'## Request/response wake-ups (rrlat)' '## Plots'; do
 	has "$R" "$s" "full: report has section '$s'"
 done
 has "$R" '| mode | full |' "full: header shows the env mode"
-has "$R" '**Targets:** 18 PASS, 6 MISS, 0 n/a' "full: targets count"
+has "$R" '**Targets:** 19 PASS, 7 MISS, 0 n/a' "full: targets count"
 # SMART news-video: 648 on time, 20 early, 42 late, 190 dropped of 900;
 # met 668/900; on time of displayed 648/710 = 91.3%.
 has "$R" '| SMART | 900 | 72.0 | 2.2 | 4.7 | 21.1 | 74.2 | 91.3 |' \
@@ -147,6 +148,16 @@ has "$R" '| SMART-all, 2 vCPUs, noicount: p99/EEVDF ≤ 1.2 | 20.00 | **MISS** |
 	"full: cyclictest MISS line"
 has "$F/results.csv" 'cyclictest,EEVDF,cpus=2 clock=noicount,,,,p99_us,400,us' \
 	"full: csv cyclictest row"
+# rrlat: SMART-all p99 1500 / EEVDF's 1000 = 1.50 > 1.2; 2450 / 2500 requests
+# per second = 0.98 >= 0.95.
+has "$R" '| SMART-all | 2 | noicount | 1 | 2450 | 100 | 1500 | 1.50 | 0.98 |' \
+	"full: rrlat row with the ratios to EEVDF"
+has "$R" '| SMART-all, 2 vCPUs, noicount: p99/EEVDF ≤ 1.2 | 1.50 | **MISS** |' \
+	"full: rrlat p99 MISS line"
+has "$R" '| SMART-all, 2 vCPUs, noicount: requests/s / EEVDF ≥ 0.95 | 0.98 | **PASS** |' \
+	"full: rrlat requests/s PASS line"
+has "$F/results.csv" 'rrlat,EEVDF,cpus=2 clock=noicount,,,,p99_us,1000,us' \
+	"full: csv rrlat row"
 has "$R" 'DEADLINE: entertain rejected by admission control' \
 	"full: run notes reported"
 has "$R" '![Wake-up latency](wakeup.png)' "full: plots linked"

@@ -160,6 +160,13 @@ def main():
                                      for r in mine),
               f"cyclictest: wake-ups beside hogs under {label} ({len(mine)} records)")
 
+    rr = [r for r in recs.values() if r.get("experiment") == "rrlat"]
+    for label in ["SMART", "EEVDF", "SMART-all"]:
+        mine = [r for r in rr if r.get("label") == label]
+        check(len(mine) >= 1 and all(r.get("rps", 0) > 0 and r.get("p99_us", -1) >= 0
+                                     and r.get("runs") for r in mine),
+              f"rrlat: request/response under {label} ({len(mine)} records)")
+
     grp = [r for r in recs.values() if r.get("experiment") == "groups"]
     for label in ["SMART", "EEVDF"]:
         mine = {r.get("kind"): r for r in grp if r.get("label") == label}
