@@ -1442,7 +1442,7 @@ static int balance_smart(struct rq *rq, struct task_struct *prev,
 	/* Cleared whatever comes: it makes an idle CPU pick (smart_kicked()). */
 	if (kicked)
 		WRITE_ONCE(rq->smart.kicked, false);
-	if ((kicked || smart_load(cpu_of(rq)) <= 1) && cpu_active(cpu_of(rq))) {
+	if ((kicked || !smart_load(cpu_of(rq))) && cpu_active(cpu_of(rq))) {
 		int src = kicked ? READ_ONCE(rq->smart.kick_src) : -1;
 		bool rotate = kicked && READ_ONCE(rq->smart.kick_rotate);
 		/* Now: a double_lock_balance() clears the clock's update. */
