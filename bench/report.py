@@ -1321,6 +1321,17 @@ def section_spread(res, targets):
     return lines
 
 
+def with_eevdf(recs):
+    """Each SMP latency record (by clock, vCPUs, label) with EEVDF's of the
+    same clock and vCPUs ({} if none)."""
+    for r in sorted(recs, key=lambda r: (str(r.get("clock")),
+                                         num(r.get("cpus")) or 0,
+                                         label_key(r.get("label")))):
+        yield r, next((x for x in recs if x.get("label") == "EEVDF"
+                       and x.get("clock") == r.get("clock")
+                       and x.get("cpus") == r.get("cpus")), {})
+
+
 def section_cyclictest(res, targets):
     """Wake-up latency beside hogs: rt-tests' cyclictest, SMART vs EEVDF."""
     lines = ["## Wake-up latency beside hogs (cyclictest)", ""]
@@ -1335,12 +1346,7 @@ def section_cyclictest(res, targets):
               "opt-in boot under the same clock; cyclictest sets its own "
               "policy, so it has no SMART label in the opt-in boot.", ""]
     rows = []
-    for r in sorted(recs, key=lambda r: (str(r.get("clock")),
-                                         num(r.get("cpus")) or 0,
-                                         label_key(r.get("label")))):
-        e = next((x for x in recs if x.get("label") == "EEVDF"
-                  and x.get("clock") == r.get("clock")
-                  and x.get("cpus") == r.get("cpus")), {})
+    for r, e in with_eevdf(recs):
         q = ratio(r.get("p99_us"), e.get("p99_us"))
         rows.append([r.get("label"), fmt_int(r.get("cpus")), r.get("clock"),
                      fmt_int(r.get("samples")), fmt_int(r.get("p50_us")),
@@ -1375,12 +1381,7 @@ def section_rrlat(res, targets):
               "`sched_smart=all` boot; both against EEVDF of the opt-in "
               "boot under the same clock.", ""]
     rows = []
-    for r in sorted(recs, key=lambda r: (str(r.get("clock")),
-                                         num(r.get("cpus")) or 0,
-                                         label_key(r.get("label")))):
-        e = next((x for x in recs if x.get("label") == "EEVDF"
-                  and x.get("clock") == r.get("clock")
-                  and x.get("cpus") == r.get("cpus")), {})
+    for r, e in with_eevdf(recs):
         q = ratio(r.get("p99_us"), e.get("p99_us"))
         t = ratio(r.get("rps"), e.get("rps"))
         mine = r.get("label") != "EEVDF"
