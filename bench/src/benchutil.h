@@ -196,6 +196,31 @@ static inline void bu_sleep_ns(uint64_t ns)
 		;
 }
 
+/* qsort() order of uint64_t and of double values. */
+static inline int bu_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static inline int bu_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The p-th quantile (0..1) of sorted @v (@n >= 1), nearest rank. */
+static inline uint64_t bu_quantile(const uint64_t *v, uint64_t n, double p)
+{
+	uint64_t k = (uint64_t)(p * n + 0.999999);
+
+	if (k < 1)
+		k = 1;
+	return v[(k > n ? n : k) - 1];
+}
+
 /* The start of a record: '{' and the fields common to every record, no '}'. */
 static inline void bu_json_begin(const char *experiment, enum bu_label label, double duration_s)
 {

@@ -141,37 +141,16 @@ static void *msg_fn(void *arg)
 	}
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static uint64_t quantile(const uint64_t *v, uint64_t n, double p)
-{
-	uint64_t k = (uint64_t)(p * n + 0.999999);
-
-	return v[(k < 1 ? 1 : k > n ? n : k) - 1];
-}
-
 /* One measured window: requests per second and wake-up percentiles (ns). */
 struct window {
 	double rps;
 	uint64_t p50, p90, p99, p999, max;
 };
 
+/* The median of @v (@n >= 1), which it sorts. */
 static double median(double *v, int n)
 {
-	int i, j;
-	double t;
-
-	for (i = 1; i < n; i++)		/* n <= MAX_RUNS: insertion sort */
-		for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
+	qsort(v, n, sizeof(*v), bu_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -188,12 +167,12 @@ static void measure_window(const struct worker *ws, uint64_t nws, uint64_t *buf,
 	memset(w, 0, sizeof(*w));
 	if (!n)
 		return;
-	qsort(buf, n, sizeof(*buf), cmp_u64);
+	qsort(buf, n, sizeof(*buf), bu_cmp_u64);
 	w->rps = n * 1e9 / (to - from);
-	w->p50 = quantile(buf, n, 0.50);
-	w->p90 = quantile(buf, n, 0.90);
-	w->p99 = quantile(buf, n, 0.99);
-	w->p999 = quantile(buf, n, 0.999);
+	w->p50 = bu_quantile(buf, n, 0.50);
+	w->p90 = bu_quantile(buf, n, 0.90);
+	w->p99 = bu_quantile(buf, n, 0.99);
+	w->p999 = bu_quantile(buf, n, 0.999);
 	w->max = buf[n - 1];
 }
 

@@ -71,13 +71,6 @@ static void usage(FILE *f)
 		MAX_HOGS);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void ts_from_ns(struct timespec *ts, uint64_t ns)
 {
 	ts->tv_sec = ns / 1000000000;
@@ -98,16 +91,6 @@ static void kill_hogs(void)
 		if (hogs[i] > 0)
 			waitpid(hogs[i], NULL, 0);
 	nhogs = 0;
-}
-
-/* The p-th quantile (0..1) of sorted @v, nearest rank. */
-static uint64_t quantile(const uint64_t *v, uint64_t n, double p)
-{
-	uint64_t k = (uint64_t)(p * n + 0.999999);
-
-	if (k < 1)
-		k = 1;
-	return v[(k > n ? n : k) - 1];
 }
 
 int main(int argc, char **argv)
@@ -227,7 +210,7 @@ int main(int argc, char **argv)
 			bu_die("hog %d (pid %d) exited during the measurement", h, (int)hogs[h]);
 	kill_hogs();
 
-	qsort(lat, n, sizeof(*lat), cmp_u64);
+	qsort(lat, n, sizeof(*lat), bu_cmp_u64);
 	for (i = 0; i < n; i++) {
 		uint64_t b = lat[i] / 1000 / bin_us;
 
@@ -242,8 +225,8 @@ int main(int argc, char **argv)
 	       want_hogs, (unsigned long long)interval_us, (unsigned long long)n,
 	       (unsigned long long)skipped, slack_now);
 	printf("\"us\":{\"min\":%.3f,\"mean\":%.3f,\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f},",
-	       lat[0] / 1e3, (double)sum / n / 1e3, quantile(lat, n, 0.50) / 1e3,
-	       quantile(lat, n, 0.99) / 1e3, lat[n - 1] / 1e3);
+	       lat[0] / 1e3, (double)sum / n / 1e3, bu_quantile(lat, n, 0.50) / 1e3,
+	       bu_quantile(lat, n, 0.99) / 1e3, lat[n - 1] / 1e3);
 	printf("\"hist\":{\"lo_us\":0,\"bin_us\":%llu,\"counts\":[", (unsigned long long)bin_us);
 	for (i = 0; i < bins; i++)
 		printf("%s%llu", i ? "," : "", (unsigned long long)counts[i]);
