@@ -33,6 +33,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -51,6 +52,7 @@ struct worker {
 	_Atomic uint64_t post_ns;
 	struct sample *s;		/* measured wake-ups */
 	uint64_t n, cap;
+	bool lost;			/* a sample found no memory */
 };
 
 struct sample {
@@ -65,6 +67,8 @@ struct msg_thread {
 static enum bu_label label = BU_SMART;
 static uint64_t work_ns = 200000, sleep_ns = 2000000;
 static _Atomic int measuring, stopping;
+static pid_t hogs[MAX_HOGS];
+static int nhogs;
 
 static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val)
 {
@@ -91,6 +95,38 @@ static void compute(uint64_t ns)
 	} while (thread_cpu_ns() < end);
 }
 
+/* One wake-up of @w; the buffer grows (rarely: it starts at the expected need). */
+static void record(struct worker *w, uint64_t at, uint64_t lat)
+{
+	struct sample *s = w->s;
+
+	if (w->lost)
+		return;
+	if (w->n == w->cap) {
+		s = realloc(w->s, 2 * w->cap * sizeof(*s));
+		if (!s) {
+			w->lost = true;
+			return;
+		}
+		w->s = s;
+		w->cap *= 2;
+	}
+	s[w->n].at = at;
+	s[w->n++].lat = lat;
+}
+
+/* Hogs die with the program, however it ends. */
+static void kill_hogs(void)
+{
+	int h;
+
+	for (h = 0; h < nhogs; h++)
+		kill(hogs[h], SIGKILL);
+	for (h = 0; h < nhogs; h++)
+		waitpid(hogs[h], NULL, 0);
+	nhogs = 0;
+}
+
 static void *worker_fn(void *arg)
 {
 	struct worker *w = arg;
@@ -108,10 +144,8 @@ static void *worker_fn(void *arg)
 		while (!atomic_load(&w->posted))
 			futex(&w->posted, FUTEX_WAIT_PRIVATE, 0);
 		now = bu_now_ns();
-		if (atomic_load(&measuring) && w->n < w->cap) {
-			w->s[w->n].at = now;
-			w->s[w->n++].lat = now - atomic_load(&w->post_ns);
-		}
+		if (atomic_load(&measuring))
+			record(w, now, now - atomic_load(&w->post_ns));
 		compute(work_ns);
 		if (sleep_ns)
 			bu_sleep_ns(sleep_ns);
@@ -216,11 +250,10 @@ int main(int argc, char **argv)
 	static double rps[MAX_RUNS], p50[MAX_RUNS], p99[MAX_RUNS];
 	uint64_t nm = 2, nw = 4, i, n = 0, t0, t1, *buf;
 	double seconds = 10, warmup = 1;
-	int opt, have_label = 0, h, nhogs = 0, err, r, runs = 1;
+	int opt, have_label = 0, want_hogs = 0, err, r, runs = 1;
 	pthread_t tid[MAX_THREADS];
 	struct msg_thread *ms;
 	struct worker *ws;
-	pid_t hogs[MAX_HOGS];
 
 	bu_prog = "rrlat";
 	while ((opt = getopt_long(argc, argv, "l:m:t:c:s:r:w:H:n:h", opts, NULL)) != -1) {
@@ -232,7 +265,7 @@ int main(int argc, char **argv)
 		case 's': sleep_ns = 1000 * bu_parse_u64("--sleep-us", optarg, 0, 1000000); break;
 		case 'r': seconds = bu_parse_seconds("--seconds", optarg, 3600); break;
 		case 'w': warmup = bu_parse_seconds("--warmup", optarg, 3600); break;
-		case 'H': nhogs = bu_parse_u64("--hogs", optarg, 0, MAX_HOGS); break;
+		case 'H': want_hogs = bu_parse_u64("--hogs", optarg, 0, MAX_HOGS); break;
 		case 'n': runs = bu_parse_u64("--runs", optarg, 1, MAX_RUNS); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 1;
@@ -253,7 +286,7 @@ int main(int argc, char **argv)
 		bu_die("out of memory");
 	for (i = 0; i < nm * nw; i++) {
 		ws[i].m = &ms[i / nw];
-		/* a request per work + sleep + 20 us at most */
+		/* a request per work + sleep + 20 us, to begin with */
 		ws[i].cap = (uint64_t)(runs * seconds * 1e9 /
 					(work_ns + sleep_ns + 20000)) + 1000;
 		ws[i].s = malloc(ws[i].cap * sizeof(*ws[i].s));
@@ -263,16 +296,20 @@ int main(int argc, char **argv)
 
 	/* The controller (this thread) must stop the run on time. */
 	bu_set_controller();
-	for (h = 0; h < nhogs; h++) {
-		hogs[h] = fork();
-		if (hogs[h] < 0)
+	atexit(kill_hogs);
+	while (nhogs < want_hogs) {
+		pid_t pid = fork();
+
+		if (pid < 0)
 			bu_die("fork: %s", strerror(errno));
-		if (hogs[h] == 0) {
+		if (pid == 0) {
 			bu_prog = "rrlat (hog)";
+			nhogs = 0;	/* its exit kills nobody */
 			bu_set_policy(label, 0, 0);
 			for (;;)
 				__asm__ __volatile__("" ::: "memory");
 		}
+		hogs[nhogs++] = pid;
 	}
 	for (i = 0; i < nm + nm * nw; i++) {
 		err = i < nm ? pthread_create(&tid[i], NULL, msg_fn, &ms[i]) :
@@ -295,13 +332,14 @@ int main(int argc, char **argv)
 		futex(&ms[i].pending, FUTEX_WAKE_PRIVATE, 1);
 		pthread_join(tid[i], NULL);
 	}
-	for (h = 0; h < nhogs; h++) {
-		kill(hogs[h], SIGKILL);
-		waitpid(hogs[h], NULL, 0);
-	}
+	kill_hogs();
 
-	for (i = 0; i < nm * nw; i++)
+	for (i = 0; i < nm * nw; i++) {
+		if (ws[i].lost)
+			bu_die("out of memory for the samples of worker %llu",
+			       (unsigned long long)i);
 		n += ws[i].n;
+	}
 	buf = malloc((n ? n : 1) * sizeof(*buf));
 	if (!buf)
 		bu_die("out of memory");
@@ -321,7 +359,7 @@ int main(int argc, char **argv)
 	       "\"work_us\":%llu,\"sleep_us\":%llu,\"hogs\":%d,\"runs\":[",
 	       sysconf(_SC_NPROCESSORS_ONLN), (unsigned long long)nm,
 	       (unsigned long long)nw, (unsigned long long)work_ns / 1000,
-	       (unsigned long long)sleep_ns / 1000, nhogs);
+	       (unsigned long long)sleep_ns / 1000, want_hogs);
 	for (r = 0; r < runs; r++)
 		printf("%s{\"rps\":%.1f,\"p50_us\":%.1f,\"p90_us\":%.1f,\"p99_us\":%.1f,"
 		       "\"p999_us\":%.1f,\"max_us\":%.1f}", r ? "," : "", win[r].rps,
