@@ -37,12 +37,21 @@
 #include <linux/sched/smart.h>
 #include <linux/seq_file.h>
 #include "../sched.h"
+#include "../autogroup.h"
 
-/* The cgroup id of @p's task group (1 for the root), 0 without groups. */
+/*
+ * The cgroup id of @p's task group (1 for the root), 0 without groups.  An
+ * autogroup has no cgroup of its own (css.cgroup is NULL): its tasks are in
+ * the root cgroup.
+ */
 static u64 smart_group_id(struct task_struct *p)
 {
 #ifdef CONFIG_CGROUP_SCHED
-	return cgroup_id(task_group(p)->css.cgroup);
+	struct task_group *tg = task_group(p);
+
+	if (task_group_is_autogroup(tg))
+		tg = &root_task_group;
+	return cgroup_id(tg->css.cgroup);
 #else
 	return 0;
 #endif

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SCHED_SMART debugfs queues view: comm is escaped, so a thread name
- * cannot forge a line.
+ * cannot forge a line; a task in an autogroup is listed in the root cgroup.
  *
  * Every test SKIPs when the kernel has no SCHED_SMART.
  */
+#include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include "../kselftest_harness.h"
@@ -12,6 +13,33 @@
 #include "harden.h"
 
 #define QUEUES		"/sys/kernel/debug/sched/smart/queues"
+#define AUTOGROUP	"/proc/sys/kernel/sched_autogroup_enabled"
+
+/* 0 when QUEUES can be read, mounting debugfs if need be; else -errno */
+static int queues_readable(void)
+{
+	if (access(QUEUES, R_OK)) {
+		mkdir("/sys/kernel/debug", 0755);
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	}
+	return access(QUEUES, R_OK) ? -errno : 0;
+}
+
+/* the line of task @tid in @text (cut at its end, in place), or NULL */
+static char *queues_line(char *text, pid_t tid)
+{
+	char want[32], *line, *next;
+
+	snprintf(want, sizeof(want), "task %d ", tid);
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		if (!strncmp(line, want, strlen(want)))
+			return line;
+	}
+	return NULL;
+}
 
 /* debugfs queues: comm cannot forge a line */
 #define FORGED_NAME	"a\ntask 1 state R"
@@ -48,12 +76,9 @@ TEST(debugfs_queues_comm_escaped)
 
 	REQUIRE_SMART();
 	REQUIRE_ROOT();
-	if (access(QUEUES, R_OK)) {
-		mkdir("/sys/kernel/debug", 0755);
-		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	}
-	if (access(QUEUES, R_OK))
-		SKIP(return, "%s: %s", QUEUES, strerror(errno));
+	n = queues_readable();
+	if (n)
+		SKIP(return, "%s: %s", QUEUES, strerror(-n));
 	ASSERT_EQ(0, pthread_create(&th, NULL, named_thread, &x));
 	while (!__atomic_load_n(&x.tid, __ATOMIC_ACQUIRE))
 		sleep_ns(MS);
@@ -97,6 +122,80 @@ TEST(debugfs_queues_comm_escaped)
 	}
 	EXPECT_TRUE(listed) {
 		TH_LOG("the spinning SMART thread %d is not listed in %s", x.tid, QUEUES);
+	}
+	free(text);
+}
+
+/*
+ * Debian's kernels have CONFIG_SCHED_AUTOGROUP: setsid() puts a task of the
+ * root cpu cgroup in a task group of its own that has no cgroup.  Listing
+ * such a SMART task once dereferenced the autogroup's NULL css.cgroup under
+ * the rq lock.
+ */
+TEST(debugfs_queues_autogroup)
+{
+	unsigned long long was;
+	char *text = NULL, *line, ag[64] = "";
+	int go[2], st, r;
+	pid_t pid;
+	ssize_t n;
+
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	if (read_u64(AUTOGROUP, &was))
+		SKIP(return, "%s: no autogroups in this kernel", AUTOGROUP);
+	n = queues_readable();
+	if (n)
+		SKIP(return, "%s: %s", QUEUES, strerror(-n));
+	ASSERT_EQ(0, write_str(AUTOGROUP, "1"));
+	ASSERT_EQ(0, pipe(go));
+	fflush(stdout);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char c;
+
+		close(go[1]);
+		if (setsid() < 0 || smart_set(0, SMART_ATTR_PRIORITY, 0, 0))
+			_exit(1);
+		/* runnable until the parent closes the pipe */
+		fcntl(go[0], F_SETFL, O_NONBLOCK);
+		while ((r = read(go[0], &c, 1)) < 0 && errno == EAGAIN)
+			;
+		_exit(r == 0 ? 0 : 2);
+	}
+	close(go[0]);
+	sleep_ns(50 * MS);
+	{
+		char path[64];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/autogroup", pid);
+		f = fopen(path, "r");
+		if (f && !fgets(ag, sizeof(ag), f))
+			ag[0] = 0;
+		if (f)
+			fclose(f);
+	}
+	n = harden_read_all(QUEUES, &text);
+	close(go[1]);
+	r = waitpid(pid, &st, 0);
+	write_str(AUTOGROUP, was ? "1" : "0");
+	ASSERT_EQ(pid, r);
+	ASSERT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st)) {
+		TH_LOG("child: setsid() and SCHED_SMART failed (status %#x)", st);
+	}
+	TH_LOG("child %d is in %s", pid, ag[0] ? strtok(ag, "\n") : "(no autogroup file)");
+	EXPECT_TRUE(!strncmp(ag, "/autogroup-", 11)) {
+		TH_LOG("setsid() did not put the child in an autogroup");
+	}
+	ASSERT_LT(0, n) {
+		TH_LOG("read %s: %s", QUEUES, strerror(-n));
+	}
+	line = queues_line(text, pid);
+	EXPECT_TRUE(line && strstr(line, " group 1 ")) {
+		TH_LOG("task %d: expected \"group 1\" (the root cgroup), got \"%s\"",
+		       pid, line ? line : "(not listed)");
 	}
 	free(text);
 }
