@@ -124,10 +124,12 @@ struct smart_infer {
  * @own_share:		the share it was given (smart_setattr(), nice)
  * @prio:		P, SMART_PRIO_MIN..SMART_PRIO_MAX
  * @state:		enum smart_se_state
- * @kthread_prio:	a kernel thread at the priority sched_smart=all gives
- *			them, for the system's sake rather than by anyone's
- *			choice: a prediction counts a quantum of it, not the
- *			whole CPU (smart_tc_available())
+ * @kthread_prio:	a kernel thread with the standing sched_smart=all
+ *			gives them (the default priority, the share of its
+ *			nice value) rather than one anyone chose: it is
+ *			rescued after SMART_KTHREAD_STARVE_NS of waiting, and
+ *			a prediction counts a quantum of it, not the whole
+ *			CPU (smart_tc_available())
  * @tc:			its time constraint, if any
  * @future:		between two periodic constraints, the next one as predicted
  * @group:		its task group on the CPU of its queue, NULL for the
@@ -164,6 +166,9 @@ struct smart_entity {
  * @wait_start:		when it last started waiting (rq clock, ns)
  * @movable:		counted in its rq's smart.nr_movable: waiting, and
  *			allowed on another CPU
+ * @kthread_waiting:	counted in its rq's smart.nr_kthread_waiting:
+ *			waiting, and a kernel thread with the standing
+ *			sched_smart=all gives it (smart_entity::kthread_prio)
  * @notify_signal:	signal for notifications, 0 means SIGXCPU
  * @flags:		SMART_FLAG_* from the uapi
  * @constraints_met:	time constraints that ended on time
@@ -211,6 +216,7 @@ struct sched_smart_entity {
 	struct list_head wait_node;
 	u64 wait_start;
 	bool movable;
+	bool kthread_waiting;
 	s32 notify_signal;
 	u32 flags;
 	u64 constraints_met;

@@ -1313,8 +1313,9 @@ static u64 smart_runnable_shares(struct smart_queue *q,
  *
  * - a more important conventional task of a higher priority runs first
  *   (step 1): nothing is available.  A kernel thread only there by the
- *   rule of sched_smart=all (@kthread_prio) runs in bursts, most of them
- *   far shorter than a quantum: a quantum of it is not available;
+ *   standing sched_smart=all gives it (@kthread_prio) runs in bursts,
+ *   most of them far shorter than a quantum: a quantum of it is not
+ *   available;
  * - the more important real-time tasks keep their place: they are put
  *   in a working schedule (step 3) and what they need before @tc's
  *   deadline, and the slack the later ones need to stay feasible, is

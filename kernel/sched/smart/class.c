@@ -172,6 +172,29 @@ static void smart_start_timer(struct rq *rq, u64 delay)
 }
 
 /*
+ * In how many ns (at least resolution_ns) the kernel thread that has
+ * waited longest on @rq may be rescued (smart_next()); U64_MAX if none
+ * of the first SMART_WS_MAX waiting tasks is one.
+ */
+static u64 smart_kthread_due(struct rq *rq)
+{
+	u64 now = rq_clock(rq), res = READ_ONCE(smart_resolution_ns), due;
+	struct sched_smart_entity *pos;
+	unsigned int seen = 0;
+
+	list_for_each_entry(pos, &rq->smart.waiters, wait_node) {
+		if (seen++ >= SMART_WS_MAX)
+			break;
+		if (!pos->kthread_waiting)
+			continue;
+		due = max(pos->wait_start, rq->smart.last_kthread_rescue) +
+		      SMART_KTHREAD_STARVE_NS;
+		return (s64)(due - now) > (s64)res ? due - now : res;
+	}
+	return U64_MAX;
+}
+
+/*
  * Decide again when @p's quantum ends, but no sooner than resolution_ns,
  * if another SMART task could then run instead: alone on the CPU, @p is
  * charged its quanta at the next event as exactly (smart_charge() moves
@@ -180,10 +203,15 @@ static void smart_start_timer(struct rq *rq, u64 delay)
  */
 static void smart_arm_timer(struct rq *rq, struct task_struct *p)
 {
+	u64 delay;
+
 	if (smart_q(rq)->nr_runnable < 2)
 		return;
-	smart_start_timer(rq, max_t(u64, smart_quantum_left(smart_se(p)),
-				    READ_ONCE(smart_resolution_ns)));
+	delay = max_t(u64, smart_quantum_left(smart_se(p)),
+		      READ_ONCE(smart_resolution_ns));
+	if (rq->smart.nr_kthread_waiting)
+		delay = min(delay, smart_kthread_due(rq));
+	smart_start_timer(rq, delay);
 }
 
 /*
@@ -196,6 +224,13 @@ static void smart_wait_start(struct rq *rq, struct task_struct *p)
 {
 	p->smart.wait_start = rq_clock(rq);
 	list_move_tail(&p->smart.wait_node, &rq->smart.waiters);
+	if (!p->smart.kthread_waiting && p->smart.ent.kthread_prio) {
+		p->smart.kthread_waiting = true;
+		rq->smart.nr_kthread_waiting++;
+		/* Decide again when it may be rescued, whatever the quantum. */
+		if (smart_q(rq)->nr_runnable >= 2)
+			smart_start_timer(rq, smart_kthread_due(rq));
+	}
 	if (!p->smart.movable && p->nr_cpus_allowed > 1) {
 		p->smart.movable = true;
 		rq->smart.nr_movable++;
@@ -206,6 +241,10 @@ static void smart_wait_start(struct rq *rq, struct task_struct *p)
 static void smart_wait_end(struct rq *rq, struct task_struct *p)
 {
 	list_del_init(&p->smart.wait_node);
+	if (p->smart.kthread_waiting) {
+		p->smart.kthread_waiting = false;
+		rq->smart.nr_kthread_waiting--;
+	}
 	if (p->smart.movable) {
 		p->smart.movable = false;
 		rq->smart.nr_movable--;
@@ -376,18 +415,44 @@ static struct sched_smart_entity *smart_rescue_pick(struct rq *rq,
 }
 
 /*
- * The task to run: the §3.2 decision, unless another task has starved
- * for SMART_STARVE_NS and none was rescued in that time, or a task was
- * just told it is late (smart_tell_soon()); then that one, for a slice
- * (pick_task_smart() marks it, set_next_task_smart() starts the slice).
- * Changes nothing but the cached decision, so that anything may ask.
+ * The kernel thread that has waited longest, if that is at least
+ * SMART_KTHREAD_STARVE_NS and it is not @pick itself, among the first
+ * SMART_WS_MAX waiting tasks.
  */
-static struct task_struct *smart_next(struct rq *rq)
+static struct sched_smart_entity *smart_kthread_starving(struct rq *rq,
+							 struct smart_entity *pick,
+							 u64 now)
+{
+	struct sched_smart_entity *pos;
+	unsigned int seen = 0;
+
+	list_for_each_entry(pos, &rq->smart.waiters, wait_node) {
+		if (seen++ >= SMART_WS_MAX ||
+		    (s64)(now - pos->wait_start) < (s64)SMART_KTHREAD_STARVE_NS)
+			break;
+		if (pos->kthread_waiting && &pos->ent != pick)
+			return pos;
+	}
+	return NULL;
+}
+
+/*
+ * The task to run: the §3.2 decision, unless another task has starved
+ * for SMART_STARVE_NS and none was rescued in that time, or a kernel
+ * thread for SMART_KTHREAD_STARVE_NS and none was rescued in that time
+ * (@kthread, if not NULL, says which), or a task was just told it is late
+ * (smart_tell_soon()); then that one, for a slice (pick_task_smart()
+ * marks it, set_next_task_smart() starts the slice).  Changes nothing
+ * but the cached decision, so that anything may ask.
+ */
+static struct task_struct *smart_next(struct rq *rq, bool *kthread)
 {
 	struct sched_smart_entity *w;
 	struct smart_entity *sme;
 	u64 now = rq_clock(rq);
 
+	if (kthread)
+		*kthread = false;
 	sme = smart_decide_rq(rq);
 	w = list_first_entry_or_null(&rq->smart.waiters,
 				     struct sched_smart_entity, wait_node);
@@ -396,6 +461,16 @@ static struct task_struct *smart_next(struct rq *rq)
 	    (s64)(now - rq->smart.last_rescue) >= (s64)SMART_STARVE_NS) {
 		w = smart_rescue_pick(rq, w, now);
 		return container_of(w, struct task_struct, smart);
+	}
+	if (rq->smart.nr_kthread_waiting &&
+	    (s64)(now - rq->smart.last_kthread_rescue) >=
+	    (s64)SMART_KTHREAD_STARVE_NS) {
+		w = smart_kthread_starving(rq, sme, now);
+		if (w) {
+			if (kthread)
+				*kthread = true;
+			return container_of(w, struct task_struct, smart);
+		}
 	}
 	if (smart_told_now(rq, sme, now))
 		return rq->smart.told;
@@ -463,7 +538,7 @@ static void update_curr_smart(struct rq *rq)
 
 	if (smart_charge(smart_q(rq), sme, rq_clock(rq), delta, &p)) {
 		trace_smart_quantum(curr);
-		if (smart_next(rq) != curr)
+		if (smart_next(rq, NULL) != curr)
 			resched_curr(rq);
 		else
 			smart_arm_timer(rq, curr);
@@ -500,7 +575,7 @@ static void smart_preempt(struct rq *rq, bool told)
 
 	update_curr_smart(rq);
 	if (curr->sched_class == &smart_sched_class) {
-		next = smart_next(rq);
+		next = smart_next(rq, NULL);
 		/* Its quantum or its company may have changed: the timer. */
 		if (next == curr)
 			smart_arm_timer(rq, curr);
@@ -571,7 +646,7 @@ static void smart_check_preempt(struct rq *rq)
 
 	if (curr->sched_class != &smart_sched_class)
 		return;
-	next = smart_next(rq);
+	next = smart_next(rq, NULL);
 	if (next == curr) {
 		/* A task that joins it ends its quantum on time. */
 		smart_arm_timer(rq, curr);
@@ -744,15 +819,17 @@ static enum smart_pick_reason smart_pick_reason(struct rq *rq,
 static struct task_struct *pick_task_smart(struct rq *rq)
 {
 	struct task_struct *p;
+	bool kthread;
 
 	if (!smart_q(rq)->nr_runnable)
 		return NULL;
 
 	update_curr_smart(rq);
-	p = smart_next(rq);
+	p = smart_next(rq, &kthread);
 	smart_notify_rejected(rq);
 	/* Out of the decision's order: a rescue (set_next_task_smart()). */
 	rq->smart.rescue_next = p && smart_se(p) != smart_q(rq)->pick ? p : NULL;
+	rq->smart.rescue_kthread = kthread;
 	/* The pick keeps the running task: set_next_task_smart() is not called. */
 	if (p && p == rq->curr && cpu_of(rq) == smp_processor_id())
 		smart_arm_timer(rq, p);
@@ -803,7 +880,9 @@ static void set_next_task_smart(struct rq *rq, struct task_struct *p, bool first
 	}
 	if (rq->smart.rescue_next == p) {
 		/* A starving or a told task out of order: one short slice. */
-		if (!told)
+		if (rq->smart.rescue_kthread)
+			rq->smart.last_kthread_rescue = rq_clock(rq);
+		else if (!told)
 			rq->smart.last_rescue = rq_clock(rq);
 		rq->smart.rescue_next = NULL;
 		rq->smart.rescued = p;
@@ -1636,17 +1715,16 @@ void sched_smart_fork(struct task_struct *p)
 		sse->notify_signal = 0;
 	}
 	/*
-	 * With sched_smart=all kernel threads are SMART too.  Priorities are
-	 * strict, so a user task raised above them (by an administrator)
-	 * would starve workqueues, RCU and friends; they run at the top
-	 * priority, where a user task can at most share with them.  That is
-	 * for kernel threads only: a user-mode helper forked by one (modprobe,
-	 * a core-dump pipe) starts from the user defaults, with the share of
-	 * its nice value, or a user could start a process above every user.
+	 * With sched_smart=all kernel threads are SMART too, at the default
+	 * priority with the share of their nice value: what one does for a
+	 * user counts as one more task of that share, not as a priority above
+	 * every user (SMART_KTHREAD_STARVE_NS keeps them from starving behind
+	 * raised tasks).  A user-mode helper forked by a kernel thread
+	 * (modprobe, a core-dump pipe) starts from the same defaults, without
+	 * the flags and signal of its parent.
 	 */
-	if (kthread_prio) {
-		prio = SMART_PRIO_MAX;
-	} else if (!(p->flags & PF_KTHREAD) && (current->flags & PF_KTHREAD)) {
+	if (kthread_prio ||
+	    (!(p->flags & PF_KTHREAD) && (current->flags & PF_KTHREAD))) {
 		prio = SMART_PRIO_DEFAULT;
 		share = smart_share_of_weight(p->se.load.weight);
 		sse->flags = 0;
@@ -1661,6 +1739,7 @@ void sched_smart_fork(struct task_struct *p)
 	INIT_LIST_HEAD(&sse->wait_node);
 	sse->wait_start = 0;
 	sse->movable = false;
+	sse->kthread_waiting = false;
 	sse->constraints_met = 0;
 	sse->constraints_missed = 0;
 	sse->notifications = 0;

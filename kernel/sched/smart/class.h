@@ -48,8 +48,12 @@ struct task_group;
  * @waiters:	runnable tasks that are not running, longest waiting first
  * @last_wake_preempt: rq_clock() of the last preemption by a woken
  *		conventional task of the running task's priority
+ * @nr_kthread_waiting: waiting kernel threads with sched_smart=all's
+ *		standing (SMART_KTHREAD_STARVE_NS)
  * @last_rescue: when a starving task was last run out of value order
+ * @last_kthread_rescue: when a waiting kernel thread was
  * @rescue_next: the task smart_next() picked out of value order
+ * @rescue_kthread: @rescue_next is a kernel thread's rescue
  * @rescued:	the task running its rescue slice, if any
  * @last_told: rq_clock() when the task told it is late last ran its slice
  *		out of order (smart_told_now())
@@ -77,9 +81,12 @@ struct smart_rq {
 	int probe;
 	struct list_head waiters;
 	u64 last_wake_preempt;
+	unsigned int nr_kthread_waiting;
 	u64 last_rescue;
+	u64 last_kthread_rescue;
 	u64 last_told;
 	struct task_struct *rescue_next;
+	bool rescue_kthread;
 	struct task_struct *rescued;
 	struct task_struct *told;
 	struct smart_ws scratch;
@@ -117,6 +124,20 @@ void smart_free_rootdomain(struct root_domain *rd);
  * tasks; starving tasks take turns, longest waiting first.
  */
 #define SMART_STARVE_NS		NSEC_PER_SEC
+
+/*
+ * With sched_smart=all kernel threads are SMART tasks of the default
+ * priority with the share of their nice value, as fair gives them their
+ * weight: a user's work that a kernel thread does for it (cryptd, a
+ * softirq, a filesystem's workers) counts as one more task of that
+ * share, never as a priority above every user.  Tasks an administrator
+ * raised above the default would starve them, and RCU, writeback and
+ * the workqueues with them: a kernel thread that has waited this long
+ * runs one resolution_ns slice out of value order, at most once per this
+ * period per CPU.  That is at most 5% of a CPU (1 ms in 20 ms), as RT
+ * throttling leaves fair tasks 5% beside SCHED_FIFO.
+ */
+#define SMART_KTHREAD_STARVE_NS	(20 * NSEC_PER_MSEC)
 
 /*
  * A waiting task told that its constraint cannot be met runs one

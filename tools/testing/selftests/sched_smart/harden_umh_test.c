@@ -2,7 +2,8 @@
 /*
  * SCHED_SMART and usermode helpers: a usermode helper (cgroup v1 release
  * agent, core-dump pipe) starts at the user default priority in
- * sched_smart=all; kernel threads at 16.
+ * sched_smart=all, whatever the priority of the kernel thread that forks
+ * it (kernel threads themselves: kthread_test).
  *
  * The binary is also its own helper: with --core-helper it is the
  * core_pattern pipe program, with "/smart_harden_umh.<n>" the release
@@ -207,28 +208,6 @@ TEST(umh_core_helper_user_prio)
 	umh_check(_metadata, "core-dump pipe helper", res);
 	free(old);
 	free(res);
-}
-
-/* Kernel threads still start at SMART_PRIO_MAX in all mode. */
-TEST(umh_kthread_prio_max)
-{
-	struct smart_attr a;
-	char *comm = NULL;
-	int r;
-
-	REQUIRE_SMART();
-	if (smart_mode() != 1)
-		SKIP(return, "sched_smart=all only (opt-in mode: %s)", smart_mode_name());
-	ASSERT_LT(0, harden_read_all("/proc/2/comm", &comm));
-	ASSERT_EQ(0, strncmp(comm, "kthreadd", 8)) {
-		TH_LOG("pid 2 is %s, not kthreadd", comm);
-	}
-	r = smart_get(2, &a);
-	ASSERT_EQ(0, r);
-	EXPECT_EQ(SMART_PRIO_MAX, a.priority) {
-		TH_LOG("kthreadd: expected priority %d, got %d", SMART_PRIO_MAX, a.priority);
-	}
-	free(comm);
 }
 
 int main(int argc, char **argv)
