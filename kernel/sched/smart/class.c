@@ -171,6 +171,38 @@ static void smart_start_timer(struct rq *rq, u64 delay)
 	smart_timer_set(rq, when);
 }
 
+typedef bool (*smart_waiter_match_t)(const struct sched_smart_entity *w,
+				     const struct smart_entity *pick);
+
+/*
+ * The task that has waited longest on @rq among those that have waited
+ * at least @min_wait and @match, looking at the first SMART_WS_MAX
+ * waiting tasks only; NULL if none.  Inlined, so @match is a direct call.
+ */
+static __always_inline struct sched_smart_entity *
+smart_find_waiter(struct rq *rq, u64 now, u64 min_wait,
+		  smart_waiter_match_t match, const struct smart_entity *pick)
+{
+	struct sched_smart_entity *pos;
+	unsigned int seen = 0;
+
+	list_for_each_entry(pos, &rq->smart.waiters, wait_node) {
+		if (seen++ >= SMART_WS_MAX ||
+		    (s64)(now - pos->wait_start) < (s64)min_wait)
+			break;
+		if (match(pos, pick))
+			return pos;
+	}
+	return NULL;
+}
+
+/* A kernel thread with sched_smart=all's standing, other than @pick. */
+static bool smart_waiter_kthread(const struct sched_smart_entity *w,
+				 const struct smart_entity *pick)
+{
+	return w->kthread_waiting && &w->ent != pick;
+}
+
 /*
  * In how many ns (at least resolution_ns) the kernel thread that has
  * waited longest on @rq may be rescued (smart_next()); U64_MAX if none
@@ -179,19 +211,14 @@ static void smart_start_timer(struct rq *rq, u64 delay)
 static u64 smart_kthread_due(struct rq *rq)
 {
 	u64 now = rq_clock(rq), res = READ_ONCE(smart_resolution_ns), due;
-	struct sched_smart_entity *pos;
-	unsigned int seen = 0;
+	struct sched_smart_entity *w;
 
-	list_for_each_entry(pos, &rq->smart.waiters, wait_node) {
-		if (seen++ >= SMART_WS_MAX)
-			break;
-		if (!pos->kthread_waiting)
-			continue;
-		due = max(pos->wait_start, rq->smart.last_kthread_rescue) +
-		      SMART_KTHREAD_STARVE_NS;
-		return (s64)(due - now) > (s64)res ? due - now : res;
-	}
-	return U64_MAX;
+	w = smart_find_waiter(rq, now, 0, smart_waiter_kthread, NULL);
+	if (!w)
+		return U64_MAX;
+	due = max(w->wait_start, rq->smart.last_kthread_rescue) +
+	      SMART_KTHREAD_STARVE_NS;
+	return (s64)(due - now) > (s64)res ? due - now : res;
 }
 
 /*
@@ -397,43 +424,18 @@ static inline bool smart_in_rcu_reader(struct task_struct *p)
  * system waits for it, and a user with many starving threads of its own
  * must not be able to stall RCU for longer than the rescue rate allows.
  */
+static bool smart_waiter_in_rcu(const struct sched_smart_entity *w,
+				const struct smart_entity *pick)
+{
+	return smart_in_rcu_reader(container_of(w, struct task_struct, smart));
+}
+
 static struct sched_smart_entity *smart_rescue_pick(struct rq *rq,
 						    struct sched_smart_entity *w,
 						    u64 now)
 {
-	struct sched_smart_entity *pos;
-	unsigned int seen = 0;
-
-	list_for_each_entry(pos, &rq->smart.waiters, wait_node) {
-		if (seen++ >= SMART_WS_MAX ||
-		    (s64)(now - pos->wait_start) < (s64)SMART_STARVE_NS)
-			break;
-		if (smart_in_rcu_reader(container_of(pos, struct task_struct, smart)))
-			return pos;
-	}
-	return w;
-}
-
-/*
- * The kernel thread that has waited longest, if that is at least
- * SMART_KTHREAD_STARVE_NS and it is not @pick itself, among the first
- * SMART_WS_MAX waiting tasks.
- */
-static struct sched_smart_entity *smart_kthread_starving(struct rq *rq,
-							 struct smart_entity *pick,
-							 u64 now)
-{
-	struct sched_smart_entity *pos;
-	unsigned int seen = 0;
-
-	list_for_each_entry(pos, &rq->smart.waiters, wait_node) {
-		if (seen++ >= SMART_WS_MAX ||
-		    (s64)(now - pos->wait_start) < (s64)SMART_KTHREAD_STARVE_NS)
-			break;
-		if (pos->kthread_waiting && &pos->ent != pick)
-			return pos;
-	}
-	return NULL;
+	return smart_find_waiter(rq, now, SMART_STARVE_NS, smart_waiter_in_rcu,
+				 NULL) ?: w;
 }
 
 /*
@@ -465,7 +467,9 @@ static struct task_struct *smart_next(struct rq *rq, bool *kthread)
 	if (rq->smart.nr_kthread_waiting &&
 	    (s64)(now - rq->smart.last_kthread_rescue) >=
 	    (s64)SMART_KTHREAD_STARVE_NS) {
-		w = smart_kthread_starving(rq, sme, now);
+		/* The longest waiting one, not the decision's pick itself. */
+		w = smart_find_waiter(rq, now, SMART_KTHREAD_STARVE_NS,
+				      smart_waiter_kthread, sme);
 		if (w) {
 			if (kthread)
 				*kthread = true;
