@@ -87,6 +87,12 @@ struct sim_task *sim_sleep_once(struct sim *s, const char *name, s32 prio,
 	return t;
 }
 
+void sim_partners(struct sim_task *a, struct sim_task *b)
+{
+	a->partner = b;
+	b->partner = a;
+}
+
 void sim_become_hog(struct sim *s, struct sim_task *t)
 {
 	t->kind = SIM_HOG;
@@ -117,6 +123,27 @@ static void sim_block(struct sim *s, struct sim_task *t, u64 sleep_ns)
 	t->asleep = true;
 	t->last_sleep = s->now;
 	t->wake_at = s->now + sleep_ns;
+}
+
+/*
+ * The running task wakes its partner (now, if it sleeps) and sleeps until
+ * its partner wakes it.
+ */
+static void sim_hand_over(struct sim *s, struct sim_task *t)
+{
+	struct sim_task *o = t->partner;
+
+	if (o->asleep)
+		o->wake_at = s->now;
+	if (!s->handoff) {
+		sim_block(s, t, ~0ULL - s->now);
+		return;
+	}
+	t->lag_at_sleep = smart_lag_ns(&t->se);
+	smart_sleep_handoff(&s->q, &t->se, s->now, &s->p);
+	t->asleep = true;
+	t->last_sleep = s->now;
+	t->wake_at = ~0ULL;
 }
 
 /* Deliver the wake-ups that are due, in creation order. */
@@ -245,7 +272,9 @@ void sim_run_until(struct sim *s, u64 end)
 
 		if (t->kind == SIM_PERIODIC) {
 			t->burst_left -= delta;
-			if (!t->burst_left)
+			if (!t->burst_left && t->partner)
+				sim_hand_over(s, t);
+			else if (!t->burst_left)
 				sim_block(s, t, t->sleep_ns);
 		}
 		sim_wake_due(s);

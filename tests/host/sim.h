@@ -66,6 +66,9 @@ enum sim_kind {
  * @lag_at_sleep:	smart_lag_ns() when it last blocked
  * @lag_at_wake:	smart_lag_ns() right after it last woke
  * @max_lag_at_wake:	largest @lag_at_wake so far
+ * @partner:		SIM_PERIODIC: at the end of each burst it wakes
+ *			@partner and sleeps until @partner wakes it (two
+ *			tasks that hand work to each other), not sleep_ns
  */
 struct sim_task {
 	const char *name;
@@ -91,6 +94,7 @@ struct sim_task {
 	s64 lag_at_sleep;
 	s64 lag_at_wake;
 	s64 max_lag_at_wake;
+	struct sim_task *partner;
 };
 
 /* One uninterrupted stretch of CPU given to a task. */
@@ -116,6 +120,8 @@ struct sim_run {
  * @cap_runs:	allocated entries
  * @last:	task that ran last, or -1
  * @new_group:	the group tasks created from now on join (NULL: the root)
+ * @handoff:	a task that wakes its partner and sleeps leaves its queue
+ *		at once (smart_sleep_handoff()), as the kernel's glue does
  */
 struct sim {
 	struct smart_queue q;
@@ -131,6 +137,7 @@ struct sim {
 	size_t cap_runs;
 	int last;
 	struct smart_group *new_group;
+	bool handoff;
 };
 
 void sim_init(struct sim *s);
@@ -143,6 +150,8 @@ struct sim_task *sim_periodic(struct sim *s, const char *name, s32 prio,
 struct sim_task *sim_sleep_once(struct sim *s, const char *name, s32 prio,
 				u32 share, u64 at_ns, u64 sleep_ns);
 
+/* @a and @b (SIM_PERIODIC) wake each other at the end of each burst. */
+void sim_partners(struct sim_task *a, struct sim_task *b);
 /* Turn a task into a hog from now on (it stays runnable once woken). */
 void sim_become_hog(struct sim *s, struct sim_task *t);
 

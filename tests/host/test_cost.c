@@ -28,6 +28,7 @@
  * At 0ba9fbe (a list in deadline order, walked from its end to insert):
  * 9-19x, 3-6 us per release beside 1000.
  */
+#include <math.h>
 #include <time.h>
 #include "tap.h"
 #include "sim.h"

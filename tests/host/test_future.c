@@ -21,6 +21,7 @@
 #include "sim.h"
 
 #define MS(x)		((u64)(x) * 1000000ULL)
+
 #define TICK		MS(1)
 
 static const struct smart_params params = {
@@ -376,9 +377,45 @@ static void test_worlds(void)
 	       sim_pct(edge_without.met, edge_without.feasible));
 }
 
+/*
+ * A task that hands its work over and sleeps (smart_sleep_handoff())
+ * leaves its queue, unless it is a periodic task between two of its
+ * constraints: that one keeps its credit and its predicted next
+ * constraint, counted for the others.
+ */
+static void test_handoff(void)
+{
+	struct smart_tc tc = mk_tc(MS(10), MS(15), MS(30));
+	struct smart_entity n, e;
+	struct smart_queue q;
+	int periodic;
+	bool stays;
+
+	for (periodic = 0; periodic < 2; periodic++) {
+		smart_queue_init(&q);
+		smart_entity_init(&n, 0, 1024);
+		smart_entity_init(&e, 0, 1024);
+		smart_join(&q, &n, SMART_JOIN_NEW, &params);
+		smart_join(&q, &e, SMART_JOIN_NEW, &params);
+		if (periodic) {
+			smart_tc_begin(&q, &n, &tc);
+			smart_tc_end(&q, &n, &params);
+		}
+		smart_sleep_handoff(&q, &n, 0, &params);
+		stays = n.state == SMART_SE_SLEEPING && n.queue == &q &&
+			!RB_EMPTY_ROOT(&q.future.rb_root);
+		tap_ok(periodic ? stays : !n.queue,
+		       periodic ? "future: hand-off: a periodic task sleeps on the queue, predicted" :
+				  "future: hand-off: an aperiodic task leaves the queue",
+		       "expected it %s the queue; it is %s (state %d)",
+		       periodic ? "on" : "off", n.queue ? "on" : "off", n.state);
+	}
+}
+
 int main(void)
 {
 	test_worked();
+	test_handoff();
 	test_order();
 	test_worlds();
 	return tap_done();

@@ -12,6 +12,7 @@
 
 #define MS(x)	SIM_MS(x)
 #define SEC(x)	SIM_S(x)
+#define US(x)	SIM_US(x)
 
 static char nbuf[256];
 #define NAME(...) (snprintf(nbuf, sizeof(nbuf), __VA_ARGS__), nbuf)
@@ -527,6 +528,53 @@ static void test_share_change(void)
 	sim_free(&s);
 }
 
+/*
+ * Two tasks that hand work to each other (each runs, wakes the other and
+ * sleeps until it is woken) are runnable one at a time, so beside a hog
+ * they take one share between them, as one task would.  With the sleep
+ * credit of §3.3 the one that waits stays on the queue, its share slowing
+ * V_P, and the pair took two shares (the hog 33%); the glue now lets a
+ * task that blocks right after a wake-up leave without credit
+ * (smart_sleep_handoff()).
+ */
+static const struct handoff_case {
+	const char *name;
+	u64 run_a, run_b;
+	u32 hog_share;
+	bool handoff;
+	double hog;	/* expected % */
+} handoff_cases[] = {
+	{ "2 ms each, the old rule", MS(2), MS(2), 1024, false, 100.0 / 3 },
+	{ "2 ms each", MS(2), MS(2), 1024, true, 50.0 },
+	{ "0.2 ms each", US(200), US(200), 1024, true, 50.0 },
+	{ "0.1 and 2 ms", US(100), MS(2), 1024, true, 50.0 },
+	{ "2 ms each, hog S=2048", MS(2), MS(2), 2048, true, 200.0 / 3 },
+};
+
+static void test_handoff(void)
+{
+	const struct handoff_case *c;
+	double pct[SIM_MAX_TASKS];
+	struct sim_task *h, *a, *b;
+	struct sim s;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(handoff_cases); i++) {
+		c = &handoff_cases[i];
+		sim_init(&s);
+		s.handoff = c->handoff;
+		h = sim_hog(&s, "hog", 0, c->hog_share);
+		a = sim_periodic(&s, "A", 0, 1024, 0, c->run_a);
+		b = sim_periodic(&s, "B", 0, 1024, 0, c->run_b);
+		sim_partners(a, b);
+		run_window(&s, SEC(1), pct);
+		run_window(&s, SEC(11), pct);
+		tap_pct(NAME("hand-off: %s: the hog beside the pair, 10 s", c->name),
+			c->hog, pct[h->id], 1.0);
+		sim_free(&s);
+	}
+}
+
 int main(void)
 {
 	tap_diag("test_share: SMART proportional sharing on a simulated CPU");
@@ -542,5 +590,6 @@ int main(void)
 	test_newcomer_after_sleeper();
 	test_newcomer_after_expiring_sleeper();
 	test_share_change();
+	test_handoff();
 	return tap_done();
 }

@@ -894,6 +894,7 @@ static const struct {
 	{ "bias_max_ns",     0,          10000000000ULL },
 	{ "sleep_credit_ns", 0,          10000000000ULL },
 	{ "resolution_ns",   100000ULL,  10000000ULL },
+	{ "handoff_ns",      0,          10000000ULL },
 	{ "infer",           0,          1 },
 };
 

@@ -166,6 +166,12 @@ struct smart_entity {
  * @wait_start:		when it last started waiting (rq clock, ns)
  * @movable:		counted in its rq's smart.nr_movable: waiting, and
  *			allowed on another CPU
+ * @woke_at:		local_clock() when it last woke another task itself
+ *			(smart_note_waker()), not counting the time it was
+ *			preempted since; written by the task, and while it
+ *			is switched in
+ * @woke_age:		1 + the age of @woke_at when it was preempted within
+ *			handoff_ns of the wake-up, else 0
  * @kthread_waiting:	counted in its rq's smart.nr_kthread_waiting:
  *			waiting, and a kernel thread with the standing
  *			sched_smart=all gives it (smart_entity::kthread_prio)
@@ -216,6 +222,8 @@ struct sched_smart_entity {
 	struct list_head wait_node;
 	u64 wait_start;
 	bool movable;
+	u64 woke_at;
+	u64 woke_age;
 	bool kthread_waiting;
 	s32 notify_signal;
 	u32 flags;

@@ -529,6 +529,34 @@ void smart_sleep(struct smart_queue *q, struct smart_entity *se, u64 now,
 	list_add(&se->sleep_node, &q->sleepers);
 }
 
+/**
+ * smart_sleep_handoff() - a runnable entity blocks to wait for one it woke
+ * @q:		its queue
+ * @se:		the entity
+ * @now:	current time
+ * @p:		tunables
+ *
+ * It handed its work to a task it woke: it leaves its queue at once, as
+ * without sleep credit (a departure from §3.3).  The time it waits is
+ * the other task's to run, not CPU it left to the rest of the queue; had
+ * its share stayed in V_P, two tasks that wake each other in turn would
+ * take two shares although only one of them can run at a time.
+ *
+ * A periodic task between two of its constraints (struct smart_future)
+ * sleeps as any other (smart_sleep()): a player that hands its frame to
+ * another thread and sleeps until the next keeps the credit that lets it
+ * run ahead of a hog, and its next frame stays counted in the
+ * predictions of the others, which only entities on the queue are.
+ */
+void smart_sleep_handoff(struct smart_queue *q, struct smart_entity *se,
+			 u64 now, const struct smart_params *p)
+{
+	if (se->future.tc.deadline)
+		smart_sleep(q, se, now, p);
+	else
+		smart_forfeit_leave(q, se, p);
+}
+
 /*
  * The credit a waking entity keeps is bounded: it may be behind V_P by
  * at most sleep_credit_ns of its own CPU time.  Without the bound a task

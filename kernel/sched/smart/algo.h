@@ -258,6 +258,8 @@ void smart_join(struct smart_queue *q, struct smart_entity *se,
 void smart_leave(struct smart_queue *q, struct smart_entity *se);
 void smart_sleep(struct smart_queue *q, struct smart_entity *se, u64 now,
 		 const struct smart_params *p);
+void smart_sleep_handoff(struct smart_queue *q, struct smart_entity *se,
+			 u64 now, const struct smart_params *p);
 void smart_wake(struct smart_queue *q, struct smart_entity *se, u64 now,
 		const struct smart_params *p);
 void smart_expire_sleepers(struct smart_queue *q, u64 now,

@@ -13,7 +13,8 @@
  * higher value tuple.  A per-CPU hrtimer ends quanta with resolution_ns
  * granularity, so SMART's time resolution does not depend on HZ.
  *
- *   dequeue(SLEEP)  -> smart_sleep()   stays on queue for the sleep credit
+ *   dequeue(SLEEP)  -> smart_sleep()   stays on queue for the sleep credit,
+ *                      or smart_sleep_handoff() right after a wake-up it did
  *   enqueue(WAKEUP) -> smart_wake()    back in the tree (eq. (7) if it left)
  *   dequeue(other)  -> smart_leave()   migration, attribute save
  *   enqueue(other)  -> smart_join()    at the new queue's V with the old lag
@@ -28,6 +29,7 @@
  *
  * See Documentation/scheduler/sched-smart.rst.
  */
+#include <linux/sched/clock.h>
 #include <linux/sched/smart.h>
 #include <linux/sched/task.h>
 #include <linux/mmu_context.h>
@@ -48,6 +50,7 @@ struct smart_params smart_params __read_mostly = {
 };
 
 unsigned long smart_resolution_ns __read_mostly = NSEC_PER_MSEC;
+unsigned long smart_handoff_ns __read_mostly = NSEC_PER_MSEC;
 
 static int __init setup_sched_smart(char *str)
 {
@@ -623,6 +626,33 @@ void smart_preempt_check_told(struct rq *rq)
 }
 
 /*
+ * The running task @curr has just woken a task: it may be handing its
+ * work over (smart_handing_off()), so a task of its priority, real-time
+ * or not, waits up to handoff_ns for it to block, counted from the first
+ * preemption put off since it was switched in, whatever it wakes
+ * meanwhile.  Return: true if the preemption is put off (the decision
+ * timer is armed for the end of the wait).
+ */
+static bool smart_handoff_defer(struct rq *rq, struct task_struct *curr,
+				u64 now)
+{
+	u64 handoff = READ_ONCE(smart_handoff_ns), age, since;
+
+	if (curr != current)
+		return false;
+	age = local_clock() - READ_ONCE(curr->smart.woke_at);
+	if (age >= handoff)
+		return false;
+	if (!rq->smart.handoff_since)
+		rq->smart.handoff_since = now;
+	since = now - rq->smart.handoff_since;
+	if (since >= handoff)
+		return false;
+	smart_start_timer(rq, min(handoff - age, handoff - since));
+	return true;
+}
+
+/*
  * A task woke up (or the decision timer fired): preempt the running task
  * if another one should run, at once or a little later.  Time constraints,
  * higher priorities and a rescue preempt at once.  Among conventional
@@ -636,7 +666,10 @@ void smart_preempt_check_told(struct rq *rq)
  *    but a CPU takes at most one such preemption per resolution_ns: a
  *    later one is decided by the decision timer, resolution_ns after the
  *    last.  A wake-up never waits longer than that, and a sleeper that
- *    wakes less often preempts at once.
+ *    wakes less often preempts at once;
+ *  - a running task that has just woken a task is not preempted by one of
+ *    its priority, real-time or not, for up to handoff_ns, so that it can
+ *    block first (smart_handoff_defer()).
  *
  * Without the first rule every wake-up of a pipe peer preempts the
  * sender, one switch per message; without the second, every sleeper does.
@@ -646,6 +679,7 @@ static void smart_check_preempt(struct rq *rq)
 	struct task_struct *curr = rq->donor, *next;
 	struct smart_entity *cse = smart_se(curr), *nse;
 	u64 res = READ_ONCE(smart_resolution_ns), now = rq_clock(rq);
+	bool same, conv;
 	s64 since;
 
 	if (curr->sched_class != &smart_sched_class)
@@ -657,13 +691,16 @@ static void smart_check_preempt(struct rq *rq)
 		return;
 	}
 	nse = next ? smart_se(next) : NULL;
-	if (nse && !smart_is_rt(nse) && !smart_is_rt(cse) &&
-	    nse->prio == cse->prio && !rq->smart.rescued) {
-		if ((s64)(cse->bvft - nse->bvft) <=
+	same = nse && nse->prio == cse->prio && !rq->smart.rescued;
+	conv = same && !smart_is_rt(nse) && !smart_is_rt(cse);
+	if (conv && (s64)(cse->bvft - nse->bvft) <=
 		    (s64)smart_scale(res, cse->inv_share)) {
-			smart_arm_timer(rq, curr);
-			return;
-		}
+		smart_arm_timer(rq, curr);
+		return;
+	}
+	if (same && smart_handoff_defer(rq, curr, now))
+		return;
+	if (conv) {
 		since = now - rq->smart.last_wake_preempt;
 		if (since < (s64)res) {
 			smart_start_timer(rq, res - since);
@@ -724,6 +761,63 @@ static enum hrtimer_restart smart_timer_fn(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
+/*
+ * @p wakes up.  When the SMART task running here wakes it itself (not an
+ * interrupt, nor the target CPU doing a queued remote wake-up for it),
+ * note the time: if the waker blocks right after, it waits for the task
+ * it woke (smart_handing_off()).
+ */
+static void smart_note_waker(struct task_struct *p)
+{
+	struct task_struct *w = current;
+
+	if (in_interrupt() || w == p || w->sched_class != &smart_sched_class)
+		return;
+	WRITE_ONCE(w->smart.woke_at, local_clock());
+}
+
+/*
+ * @p (current) blocks within handoff_ns of waking another task: it handed
+ * its work over, and the time it waits is that task's to run, not CPU it
+ * leaves to the others on its queue.  With the sleep credit of §3.3 two
+ * tasks that wake each other in turn took two shares beside a hog
+ * although only one of them can run at a time.  A pipe write and the
+ * read that blocks, a futex wake and wait, a request queued to a kworker
+ * and the wait for it take a few microseconds, but the waker may be
+ * preempted in between (handoff_ns is counted in its own running time,
+ * smart_handoff_pause()), and under QEMU TCG, on the debug kernel, a futex
+ * wake and the wait after it were up to 0.8 ms apart: the default is
+ * 1 ms; 0 is the paper's rule.
+ */
+static bool smart_handing_off(struct task_struct *p)
+{
+	return p == current &&
+	       local_clock() - READ_ONCE(p->smart.woke_at) <
+	       READ_ONCE(smart_handoff_ns);
+}
+
+/*
+ * @p is preempted, maybe by the task it just woke: the time it waits
+ * does not age that wake-up (smart_handoff_resume()).  Called where @p
+ * is put back, in its own context unless an attribute change does it.
+ */
+static void smart_handoff_pause(struct task_struct *p)
+{
+	u64 age = local_clock() - READ_ONCE(p->smart.woke_at);
+
+	p->smart.woke_age = age < READ_ONCE(smart_handoff_ns) ? age + 1 : 0;
+}
+
+/* @p runs again (not yet current): its wake-up is as old as it was. */
+static void smart_handoff_resume(struct task_struct *p)
+{
+	if (p->smart.woke_age) {
+		WRITE_ONCE(p->smart.woke_at,
+			   local_clock() - (p->smart.woke_age - 1));
+		p->smart.woke_age = 0;
+	}
+}
+
 static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct smart_entity *sme = smart_se(p);
@@ -738,6 +832,7 @@ static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 		sme->group = smart_task_group(p, cpu_of(rq));
 
 	if (flags & ENQUEUE_WAKEUP) {
+		smart_note_waker(p);
 		smart_wake(q, sme, rq_clock(rq), &sp);
 		smart_infer_wake_task(rq, p);
 	} else if (flags & ENQUEUE_INITIAL) {
@@ -763,7 +858,10 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 	/* An exiting task must not stay on the queue as a sleeper. */
 	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD) {
 		smart_infer_sleep_task(p);
-		smart_sleep(q, sme, rq_clock(rq), &sp);
+		if (smart_handing_off(p))
+			smart_sleep_handoff(q, sme, rq_clock(rq), &sp);
+		else
+			smart_sleep(q, sme, rq_clock(rq), &sp);
 	} else {
 		if (READ_ONCE(p->__state) == TASK_DEAD) {
 			if (sme->tc.deadline)
@@ -855,6 +953,7 @@ static void put_prev_task_smart(struct rq *rq, struct task_struct *p,
 	 */
 	if (smart_se(p)->state == SMART_SE_RUNNABLE) {
 		smart_wait_start(rq, p);
+		smart_handoff_pause(p);
 		/* Preempted before it heard that it is late (smart_notify()). */
 		if (smart_unheard(p))
 			smart_tell(rq, p);
@@ -876,6 +975,8 @@ static void set_next_task_smart(struct rq *rq, struct task_struct *p, bool first
 	/* The time before was not SMART's (put_prev_task_smart() ends it). */
 	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 0);
 	smart_wait_end(rq, p);
+	smart_handoff_resume(p);
+	rq->smart.handoff_since = 0;
 	told = rq->smart.told == p;
 	if (told) {
 		/* It runs: it hears it now, whichever way it was chosen. */
@@ -1744,6 +1845,8 @@ void sched_smart_fork(struct task_struct *p)
 	sse->wait_start = 0;
 	sse->movable = false;
 	sse->kthread_waiting = false;
+	sse->woke_at = 0;
+	sse->woke_age = 0;
 	sse->constraints_met = 0;
 	sse->constraints_missed = 0;
 	sse->notifications = 0;

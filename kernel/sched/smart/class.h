@@ -48,6 +48,9 @@ struct task_group;
  * @waiters:	runnable tasks that are not running, longest waiting first
  * @last_wake_preempt: rq_clock() of the last preemption by a woken
  *		conventional task of the running task's priority
+ * @handoff_since: rq_clock() when a preemption of the running task was
+ *		first put off because it had just woken a task, 0 if none
+ *		since it was switched in
  * @nr_kthread_waiting: waiting kernel threads with sched_smart=all's
  *		standing (SMART_KTHREAD_STARVE_NS)
  * @last_rescue: when a starving task was last run out of value order
@@ -81,6 +84,7 @@ struct smart_rq {
 	int probe;
 	struct list_head waiters;
 	u64 last_wake_preempt;
+	u64 handoff_since;
 	unsigned int nr_kthread_waiting;
 	u64 last_rescue;
 	u64 last_kthread_rescue;
@@ -151,6 +155,7 @@ extern bool sched_smart_all;
 DECLARE_STATIC_KEY_FALSE(__sched_smart_active);
 extern struct smart_params smart_params;
 extern unsigned long smart_resolution_ns;
+extern unsigned long smart_handoff_ns;
 
 /**
  * task_should_smart() - does the SMART class schedule this policy?

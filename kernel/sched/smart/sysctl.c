@@ -38,6 +38,8 @@ static struct ctl_table smart_sysctls[] = {
 			&smart_zero, &smart_ten_sec),
 	SMART_NS_SYSCTL("resolution_ns", &smart_resolution_ns,
 			&smart_res_min, &smart_res_max),
+	SMART_NS_SYSCTL("handoff_ns", &smart_handoff_ns,
+			&smart_zero, &smart_res_max),
 	{
 		/* 0 or 1: implicit constraints for tasks without their own */
 		.procname	= "infer",

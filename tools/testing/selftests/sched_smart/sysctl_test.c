@@ -16,6 +16,7 @@ static const struct knob {
 	{ "bias_step_ns",	DEF_BIAS_STEP_NS },
 	{ "bias_max_ns",	DEF_BIAS_MAX_NS },
 	{ "sleep_credit_ns",	DEF_SLEEP_CREDIT_NS },
+	{ "handoff_ns",		DEF_HANDOFF_NS },
 };
 
 #define NKNOBS ARRAY_SIZE(knobs)
@@ -94,6 +95,11 @@ WR_BAD(resolution_above,		"resolution_ns", "10000001\n");
 WR_BAD(resolution_zero,		"resolution_ns", "0\n");
 WR_BAD(resolution_negative,	"resolution_ns", "-1\n");
 WR_BAD(resolution_garbage,	"resolution_ns", "abc\n");
+
+WR_OK(handoff_zero,		"handoff_ns", 0);
+WR_OK(handoff_max,		"handoff_ns", 10000000);
+WR_BAD(handoff_above,		"handoff_ns", "10000001\n");
+WR_BAD(handoff_negative,		"handoff_ns", "-1\n");
 
 WR_OK(quantum_min,		"quantum_ns", 1000000);
 WR_OK(quantum_max,		"quantum_ns", 1000000000);

@@ -59,6 +59,7 @@
 #define DEF_BIAS_MAX_NS		100000000ULL
 #define DEF_SLEEP_CREDIT_NS	100000000ULL
 #define DEF_RESOLUTION_NS	1000000ULL
+#define DEF_HANDOFF_NS		1000000ULL
 
 /* ------------------------------------------------------------------ */
 /* Feature detection and syscall wrappers                              */
