@@ -625,6 +625,12 @@ void smart_preempt_check_told(struct rq *rq)
 	smart_preempt(rq, true);
 }
 
+/* How long ago @p last woke a task itself, in its own running time. */
+static u64 smart_woke_age(const struct task_struct *p)
+{
+	return local_clock() - READ_ONCE(p->smart.woke_at);
+}
+
 /*
  * The running task @curr has just woken a task: it may be handing its
  * work over (smart_handing_off()), so a task of its priority, real-time
@@ -640,7 +646,7 @@ static bool smart_handoff_defer(struct rq *rq, struct task_struct *curr,
 
 	if (curr != current)
 		return false;
-	age = local_clock() - READ_ONCE(curr->smart.woke_at);
+	age = smart_woke_age(curr);
 	if (age >= handoff)
 		return false;
 	if (!rq->smart.handoff_since)
@@ -791,9 +797,7 @@ static void smart_note_waker(struct task_struct *p)
  */
 static bool smart_handing_off(struct task_struct *p)
 {
-	return p == current &&
-	       local_clock() - READ_ONCE(p->smart.woke_at) <
-	       READ_ONCE(smart_handoff_ns);
+	return p == current && smart_woke_age(p) < READ_ONCE(smart_handoff_ns);
 }
 
 /*
@@ -803,7 +807,7 @@ static bool smart_handing_off(struct task_struct *p)
  */
 static void smart_handoff_pause(struct task_struct *p)
 {
-	u64 age = local_clock() - READ_ONCE(p->smart.woke_at);
+	u64 age = smart_woke_age(p);
 
 	p->smart.woke_age = age < READ_ONCE(smart_handoff_ns) ? age + 1 : 0;
 }
