@@ -42,7 +42,7 @@ cat >"$out/guest.json" <<JSON
 {"kernel":"$(uname -r)","cpus":$(nproc),"sched_smart_all":$(cat /proc/sys/kernel/sched_smart_all 2>/dev/null || echo null),
  "smart":{"quantum_ns":$(tunable quantum_ns),"bias_step_ns":$(tunable bias_step_ns),"bias_max_ns":$(tunable bias_max_ns),
  "sleep_credit_ns":$(tunable sleep_credit_ns),"resolution_ns":$(tunable resolution_ns),
- "handoff_ns":$(tunable handoff_ns)},
+ "handoff_ns":$(tunable handoff_ns),"long_sleep_ns":$(tunable long_sleep_ns)},
  "sched_rt_runtime_us":$(cat /proc/sys/kernel/sched_rt_runtime_us),"sched_rt_period_us":$(cat /proc/sys/kernel/sched_rt_period_us)}
 JSON
 # Figure 3: the default mix under every label

@@ -119,7 +119,13 @@ void sim_move(struct sim *s, struct sim_task *t, struct smart_group *g)
 static void sim_block(struct sim *s, struct sim_task *t, u64 sleep_ns)
 {
 	t->lag_at_sleep = smart_lag_ns(&t->se);
-	smart_sleep(&s->q, &t->se, s->now, &s->p);
+	if (smart_earns_credit(&t->se, t->slept_ns, &s->p)) {
+		smart_sleep(&s->q, &t->se, s->now, &s->p);
+		t->nr_credited++;
+	} else {
+		smart_sleep_short(&s->q, &t->se, s->now, &s->p);
+	}
+	t->nr_sleeps++;
 	t->asleep = true;
 	t->last_sleep = s->now;
 	t->wake_at = s->now + sleep_ns;
@@ -140,7 +146,7 @@ static void sim_hand_over(struct sim *s, struct sim_task *t)
 		return;
 	}
 	t->lag_at_sleep = smart_lag_ns(&t->se);
-	smart_sleep_handoff(&s->q, &t->se, s->now, &s->p);
+	smart_sleep_no_credit(&s->q, &t->se, s->now, &s->p);
 	t->asleep = true;
 	t->last_sleep = s->now;
 	t->wake_at = ~0ULL;
@@ -158,6 +164,7 @@ static void sim_wake_due(struct sim *s)
 			continue;
 		smart_wake(&s->q, &t->se, s->now, &s->p);
 		t->asleep = false;
+		t->slept_ns = s->now - t->last_sleep;
 		t->burst_left = t->run_ns;
 		t->nr_wakeups++;
 		t->wait_pick = true;

@@ -63,6 +63,9 @@ enum sim_kind {
  * @wait_pick:		woken, not yet picked
  * @last_wake:		time of the last wake-up
  * @last_sleep:		time it last blocked
+ * @slept_ns:		how long its last sleep lasted (smart_earns_credit())
+ * @nr_sleeps:		times it blocked (not counting hand-overs)
+ * @nr_credited:	of those, the sleeps that kept the sleep credit
  * @lag_at_sleep:	smart_lag_ns() when it last blocked
  * @lag_at_wake:	smart_lag_ns() right after it last woke
  * @max_lag_at_wake:	largest @lag_at_wake so far
@@ -91,6 +94,9 @@ struct sim_task {
 	bool wait_pick;
 	u64 last_wake;
 	u64 last_sleep;
+	u64 slept_ns;
+	u64 nr_sleeps;
+	u64 nr_credited;
 	s64 lag_at_sleep;
 	s64 lag_at_wake;
 	s64 max_lag_at_wake;
@@ -108,7 +114,7 @@ struct sim_run {
  * struct sim - one simulated CPU
  * @q:		the algorithm's queue
  * @p:		tunables (defaults: Q 10 ms, b 10 ms, bias max 100 ms,
- *		sleep credit 100 ms)
+ *		sleep credit 100 ms, for every sleep: long_sleep_ns 0)
  * @now:	clock, ns
  * @tick_ns:	resolution tick: the running task is charged at least this often
  * @task:	tasks, in creation order
@@ -121,7 +127,7 @@ struct sim_run {
  * @last:	task that ran last, or -1
  * @new_group:	the group tasks created from now on join (NULL: the root)
  * @handoff:	a task that wakes its partner and sleeps leaves its queue
- *		at once (smart_sleep_handoff()), as the kernel's glue does
+ *		at once (smart_sleep_no_credit()), as the kernel's glue does
  */
 struct sim {
 	struct smart_queue q;

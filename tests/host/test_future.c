@@ -378,7 +378,7 @@ static void test_worlds(void)
 }
 
 /*
- * A task that hands its work over and sleeps (smart_sleep_handoff())
+ * A task that hands its work over and sleeps (smart_sleep_no_credit())
  * leaves its queue, unless it is a periodic task between two of its
  * constraints: that one keeps its credit and its predicted next
  * constraint, counted for the others.
@@ -401,7 +401,7 @@ static void test_handoff(void)
 			smart_tc_begin(&q, &n, &tc);
 			smart_tc_end(&q, &n, &params);
 		}
-		smart_sleep_handoff(&q, &n, 0, &params);
+		smart_sleep_no_credit(&q, &n, 0, &params);
 		stays = n.state == SMART_SE_SLEEPING && n.queue == &q &&
 			!RB_EMPTY_ROOT(&q.future.rb_root);
 		tap_ok(periodic ? stays : !n.queue,

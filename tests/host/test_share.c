@@ -535,7 +535,7 @@ static void test_share_change(void)
  * credit of §3.3 the one that waits stays on the queue, its share slowing
  * V_P, and the pair took two shares (the hog 33%); the glue now lets a
  * task that blocks right after a wake-up leave without credit
- * (smart_sleep_handoff()).
+ * (smart_sleep_no_credit()).
  */
 static const struct handoff_case {
 	const char *name;
@@ -575,6 +575,63 @@ static void test_handoff(void)
 	}
 }
 
+/*
+ * long_sleep_ns: a task keeps the sleep credit when it blocks only if its
+ * last sleep lasted that long (smart_earns_credit()).  One that sleeps a
+ * little at a time leaves its queue at once, and is still picked at once
+ * beside hogs, which carry a bias; one that sleeps for long between its
+ * jobs (BeRate's 25 fps, 50% task beside a hog) keeps the credit that
+ * lets it start each job at once.
+ */
+static const struct long_sleep_case {
+	const char *name;
+	int hogs;
+	u64 run, sleep, long_sleep;
+	bool credited;
+	double pct;	/* what the task gets, % */
+} long_sleep_cases[] = {
+	{ "1 ms per 10 ms, 3 hogs, the paper's rule", 3, MS(1), MS(9), 0, true, 10.0 },
+	{ "1 ms per 10 ms, 3 hogs", 3, MS(1), MS(9), MS(10), false, 10.0 },
+	{ "20 ms per 40 ms, 1 hog", 1, MS(20), MS(20), MS(10), true, 50.0 },
+};
+
+static void test_long_sleep(void)
+{
+	const struct long_sleep_case *c;
+	double pct[SIM_MAX_TASKS];
+	struct sim_task *t;
+	u64 picked, ok;
+	struct sim s;
+	size_t i;
+	int k;
+
+	for (i = 0; i < ARRAY_SIZE(long_sleep_cases); i++) {
+		c = &long_sleep_cases[i];
+		sim_init(&s);
+		s.p.long_sleep_ns = c->long_sleep;
+		for (k = 0; k < c->hogs; k++)
+			sim_hog(&s, "hog", 0, 1024);
+		t = sim_periodic(&s, "T", 0, 1024, c->sleep, c->run);
+		run_window(&s, SEC(10), pct);
+		/* With a bound the first sleep, after none, has no credit. */
+		ok = c->credited ? t->nr_sleeps - !!c->long_sleep : 0;
+		tap_ok(t->nr_sleeps > 100 && t->nr_credited == ok,
+		       NAME("long sleep: %s: sleeps with credit", c->name),
+		       "expected %llu of %llu, seen %llu", (unsigned long long)ok,
+		       (unsigned long long)t->nr_sleeps,
+		       (unsigned long long)t->nr_credited);
+		picked = t->nr_wakeups - t->wait_pick;
+		tap_ok(t->nr_fast_wakeups * 100 >= picked * 99,
+		       NAME("long sleep: %s: picked within 1 tick of waking", c->name),
+		       "expected >= 99%%, seen %llu of %llu, worst latency %.3f ms",
+		       (unsigned long long)t->nr_fast_wakeups,
+		       (unsigned long long)picked, ms(t->max_wake_lat_ns));
+		tap_pct(NAME("long sleep: %s: gets what it asks for", c->name),
+			c->pct, pct[t->id], 0.5);
+		sim_free(&s);
+	}
+}
+
 int main(void)
 {
 	tap_diag("test_share: SMART proportional sharing on a simulated CPU");
@@ -591,5 +648,6 @@ int main(void)
 	test_newcomer_after_expiring_sleeper();
 	test_share_change();
 	test_handoff();
+	test_long_sleep();
 	return tap_done();
 }

@@ -895,6 +895,7 @@ static const struct {
 	{ "sleep_credit_ns", 0,          10000000000ULL },
 	{ "resolution_ns",   100000ULL,  10000000ULL },
 	{ "handoff_ns",      0,          10000000ULL },
+	{ "long_sleep_ns",   0,          1000000000ULL },
 	{ "infer",           0,          1 },
 };
 

@@ -117,6 +117,10 @@ struct smart_infer {
  * @bias:		B, accumulated bias (ns)
  * @delta:		eq. (5): v - V recorded when the entity left a queue
  * @sleep_expire:	time (ns) a sleeping entity leaves its queue
+ * @left_q:		the queue it left asleep without credit
+ *			(smart_sleep_no_credit()), NULL otherwise; only
+ *			compared, never followed
+ * @left_vtime:		V_P of its level on @left_q then
  * @inv_share:		SMART_INV_NUM / @share
  * @share:		S, what the entity gets on its queue: @own_share in the
  *			root group, its part of its group's share otherwise
@@ -147,6 +151,8 @@ struct smart_entity {
 	u64 bias;
 	s64 delta;
 	u64 sleep_expire;
+	struct smart_queue *left_q;
+	u64 left_vtime;
 	u64 inv_share;
 	u32 share;
 	u32 own_share;
@@ -172,6 +178,10 @@ struct smart_entity {
  *			is switched in
  * @woke_age:		1 + the age of @woke_at when it was preempted within
  *			handoff_ns of the wake-up, else 0
+ * @blocked_at:		rq clock when it last blocked, 0 before
+ * @slept:		how long its last sleep lasted (ns), 0 before the
+ *			first: it keeps its sleep credit when it blocks again
+ *			if that is long_sleep_ns or more (smart_earns_credit())
  * @kthread_waiting:	counted in its rq's smart.nr_kthread_waiting:
  *			waiting, and a kernel thread with the standing
  *			sched_smart=all gives it (smart_entity::kthread_prio)
@@ -224,6 +234,8 @@ struct sched_smart_entity {
 	bool movable;
 	u64 woke_at;
 	u64 woke_age;
+	u64 blocked_at;
+	u64 slept;
 	bool kthread_waiting;
 	s32 notify_signal;
 	u32 flags;

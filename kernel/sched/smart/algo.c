@@ -71,6 +71,8 @@ void smart_entity_init(struct smart_entity *se, s32 prio, u32 share)
 	se->bias = 0;
 	se->delta = 0;
 	se->sleep_expire = 0;
+	se->left_q = NULL;
+	se->left_vtime = 0;
 	se->prio = prio;
 	se->share = smart_core_share(share);
 	se->own_share = share;
@@ -454,6 +456,7 @@ void smart_join(struct smart_queue *q, struct smart_entity *se,
 		se->bias = 0;
 	}
 	smart_set_bvft(se, l->vtime + se->delta);
+	se->left_q = NULL;
 	smart_level_add(l, se->share);
 	se->queue = q;
 	se->state = SMART_SE_RUNNABLE;
@@ -530,17 +533,21 @@ void smart_sleep(struct smart_queue *q, struct smart_entity *se, u64 now,
 }
 
 /**
- * smart_sleep_handoff() - a runnable entity blocks to wait for one it woke
+ * smart_sleep_no_credit() - a runnable entity blocks without sleep credit
  * @q:		its queue
  * @se:		the entity
  * @now:	current time
  * @p:		tunables
  *
- * It handed its work to a task it woke: it leaves its queue at once, as
- * without sleep credit (a departure from §3.3).  The time it waits is
- * the other task's to run, not CPU it left to the rest of the queue; had
- * its share stayed in V_P, two tasks that wake each other in turn would
- * take two shares although only one of them can run at a time.
+ * It leaves its queue at once, as with sleep_credit_ns 0 (a departure
+ * from §3.3), when it handed its work to a task it woke, or when it does
+ * not earn the credit (smart_earns_credit()).  The time a task that
+ * handed its work over waits is the other task's to run, not CPU it left
+ * to the rest of the queue; had its share stayed in V_P, two tasks that
+ * wake each other in turn would take two shares although only one of
+ * them can run at a time.
+ *
+ * It keeps its lag, bounded as a credit is.
  *
  * A periodic task between two of its constraints (struct smart_future)
  * sleeps as any other (smart_sleep()): a player that hands its frame to
@@ -548,13 +555,35 @@ void smart_sleep(struct smart_queue *q, struct smart_entity *se, u64 now,
  * run ahead of a hog, and its next frame stays counted in the
  * predictions of the others, which only entities on the queue are.
  */
-void smart_sleep_handoff(struct smart_queue *q, struct smart_entity *se,
-			 u64 now, const struct smart_params *p)
+void smart_sleep_no_credit(struct smart_queue *q, struct smart_entity *se,
+			   u64 now, const struct smart_params *p)
 {
-	if (se->future.tc.deadline)
+	if (se->future.tc.deadline) {
 		smart_sleep(q, se, now, p);
-	else
-		smart_forfeit_leave(q, se, p);
+		return;
+	}
+	smart_forfeit_leave(q, se, p);
+}
+
+/**
+ * smart_sleep_short() - a runnable entity blocks after a short sleep
+ * @q:		its queue
+ * @se:		the entity
+ * @now:	current time
+ * @p:		tunables
+ *
+ * It did not earn the sleep credit (smart_earns_credit()): it sleeps as
+ * smart_sleep_no_credit() has it, and if it wakes on this queue, the
+ * service the others had meanwhile pays back its debt (smart_repay()).
+ */
+void smart_sleep_short(struct smart_queue *q, struct smart_entity *se,
+		       u64 now, const struct smart_params *p)
+{
+	smart_sleep_no_credit(q, se, now, p);
+	if (se->queue)
+		return;
+	se->left_q = q;
+	se->left_vtime = smart_level_of(q, se)->vtime;
 }
 
 /*
@@ -604,6 +633,44 @@ static void smart_forfeit_leave(struct smart_queue *q, struct smart_entity *se,
 	smart_leave(q, se);
 }
 
+/*
+ * An entity that left its queue asleep without credit has joined it
+ * again: the service the others had while it slept pays back its debt
+ * (v ahead of V_P) beyond half of bias_max_ns of its own CPU time, by as
+ * much as V_P moved meanwhile.  It earns no credit: a lag behind V_P
+ * stays, and so does a smaller debt, which keeps it behind the tasks
+ * that waited while it ran (threads passing messages then find several
+ * waiting), yet ahead of batch tasks with their whole bias.  Without
+ * the payment a task that runs 1 ms and sleeps 9 ms beside three hogs
+ * ran up 0.75 ms of debt per period and after a second waited behind
+ * the hogs' bias.  Moving v back by y moves V_P back by y * S / sum(S),
+ * so that sum(S_i * (v_i - V_P)) stays what it was (smart_bound_credit()
+ * in reverse); to pay x, y = x * sum(S) / (sum(S) - S).  Called only on
+ * the queue it left: on another its lag stays.
+ */
+static void smart_repay(struct smart_queue *q, struct smart_entity *se,
+			const struct smart_params *p)
+{
+	struct smart_level *l = smart_level_of(q, se);
+	s64 debt = (s64)(smart_vtime(se) - l->vtime) -
+		   (s64)smart_scale(p->bias_max_ns / 2, se->inv_share);
+	s64 moved = (s64)(l->vtime - se->left_vtime);
+	u32 others = l->shares - se->share;
+	u64 x, y;
+
+	if (debt <= 0 || moved <= 0)
+		return;
+	x = min_t(u64, debt, moved);
+	y = x;
+	if (others) {
+		y = mul_u64_u64_div_u64(x, l->shares, others);
+		l->vtime -= mul_u64_u64_div_u64(y, se->share, l->shares);
+	}
+	smart_tree_del(q, se);
+	smart_set_bvft(se, smart_vtime(se) - y);
+	smart_tree_add(q, se);
+}
+
 /**
  * smart_wake() - a blocked entity becomes runnable on @q
  * @q:		the queue it wakes on
@@ -619,7 +686,11 @@ void smart_wake(struct smart_queue *q, struct smart_entity *se, u64 now,
 {
 	smart_expire_sleepers(q, now, p);
 	if (se->state != SMART_SE_SLEEPING) {
+		bool back = se->left_q == q;
+
 		smart_join(q, se, SMART_JOIN_WAKE, p);
+		if (back)
+			smart_repay(q, se, p);
 		return;
 	}
 	list_del_init(&se->sleep_node);
@@ -780,6 +851,8 @@ void smart_set_params(struct smart_entity *se, s32 prio, u32 share,
 		se->delta = 0;
 	if (!q)
 		se->quantum = 0;
+	/* A debt it may have paid back is in another level's, or share's. */
+	se->left_q = NULL;
 	se->prio = prio;
 	se->own_share = share;
 	/* Off its queue now; in a group smart_join() gives it its part. */

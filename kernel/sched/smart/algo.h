@@ -60,12 +60,16 @@ static inline u32 smart_user_share(u32 share)
  * @bias_step_ns:	bias added per completed quantum, b of eq. (4)
  * @bias_max_ns:	bound on the accumulated bias
  * @sleep_credit_ns:	how long a sleeping task stays on its queue (§3.3)
+ * @long_sleep_ns:	the shortest sleep after which a task keeps that
+ *			credit when it blocks again (smart_earns_credit());
+ *			0: every sleep does, as in the paper
  */
 struct smart_params {
 	u64 quantum_ns;
 	u64 bias_step_ns;
 	u64 bias_max_ns;
 	u64 sleep_credit_ns;
+	u64 long_sleep_ns;
 };
 
 /**
@@ -258,8 +262,10 @@ void smart_join(struct smart_queue *q, struct smart_entity *se,
 void smart_leave(struct smart_queue *q, struct smart_entity *se);
 void smart_sleep(struct smart_queue *q, struct smart_entity *se, u64 now,
 		 const struct smart_params *p);
-void smart_sleep_handoff(struct smart_queue *q, struct smart_entity *se,
-			 u64 now, const struct smart_params *p);
+void smart_sleep_no_credit(struct smart_queue *q, struct smart_entity *se,
+			   u64 now, const struct smart_params *p);
+void smart_sleep_short(struct smart_queue *q, struct smart_entity *se,
+		       u64 now, const struct smart_params *p);
 void smart_wake(struct smart_queue *q, struct smart_entity *se, u64 now,
 		const struct smart_params *p);
 void smart_expire_sleepers(struct smart_queue *q, u64 now,
@@ -419,6 +425,32 @@ static inline s64 smart_credit_limit(const struct smart_entity *se,
 				     const struct smart_params *p)
 {
 	return smart_scale(p->sleep_credit_ns, se->inv_share);
+}
+
+/**
+ * smart_earns_credit() - does an entity that blocks keep its sleep credit?
+ * @se:			the entity
+ * @last_sleep_ns:	how long its previous sleep lasted (0 before the
+ *			first)
+ * @p:			tunables
+ *
+ * The paper gives every sleep the credit (§3.3), which lets a task that
+ * waits for I/O or for its next frame keep its place.  A task that blocks
+ * and is woken again within a fraction of a quantum, over and over (a
+ * thread passing messages), keeps its place anyway; its credit only keeps
+ * its share in V_P, so that it is picked ahead of the task that runs as
+ * soon as that one blocks, and each wake-up carries one message.  Such a
+ * task sleeps without credit (smart_sleep_short()); a task that last
+ * slept for long_sleep_ns or more, and one under a time constraint, keep
+ * it.
+ *
+ * Return: true if the entity sleeps with the credit (smart_sleep()).
+ */
+static inline bool smart_earns_credit(const struct smart_entity *se,
+				      u64 last_sleep_ns,
+				      const struct smart_params *p)
+{
+	return last_sleep_ns >= p->long_sleep_ns || se->tc.deadline;
 }
 
 /* The remaining part of the current quantum, in ns. */

@@ -14,7 +14,8 @@
  * granularity, so SMART's time resolution does not depend on HZ.
  *
  *   dequeue(SLEEP)  -> smart_sleep()   stays on queue for the sleep credit,
- *                      or smart_sleep_handoff() right after a wake-up it did
+ *                      or smart_sleep_no_credit() right after a wake-up it
+ *                      did, or smart_sleep_short() after a short sleep
  *   enqueue(WAKEUP) -> smart_wake()    back in the tree (eq. (7) if it left)
  *   dequeue(other)  -> smart_leave()   migration, attribute save
  *   enqueue(other)  -> smart_join()    at the new queue's V with the old lag
@@ -47,6 +48,7 @@ struct smart_params smart_params __read_mostly = {
 	.bias_step_ns	 = 10 * NSEC_PER_MSEC,
 	.bias_max_ns	 = 100 * NSEC_PER_MSEC,
 	.sleep_credit_ns = 100 * NSEC_PER_MSEC,
+	.long_sleep_ns	 = 10 * NSEC_PER_MSEC,
 };
 
 unsigned long smart_resolution_ns __read_mostly = NSEC_PER_MSEC;
@@ -836,6 +838,9 @@ static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 		sme->group = smart_task_group(p, cpu_of(rq));
 
 	if (flags & ENQUEUE_WAKEUP) {
+		/* Another CPU's clock may be behind the one it blocked on. */
+		p->smart.slept = p->smart.blocked_at ?
+			max_t(s64, rq_clock(rq) - p->smart.blocked_at, 0) : 0;
 		smart_note_waker(p);
 		smart_wake(q, sme, rq_clock(rq), &sp);
 		smart_infer_wake_task(rq, p);
@@ -862,8 +867,11 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 	/* An exiting task must not stay on the queue as a sleeper. */
 	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD) {
 		smart_infer_sleep_task(p);
+		p->smart.blocked_at = rq_clock(rq);
 		if (smart_handing_off(p))
-			smart_sleep_handoff(q, sme, rq_clock(rq), &sp);
+			smart_sleep_no_credit(q, sme, rq_clock(rq), &sp);
+		else if (!smart_earns_credit(sme, p->smart.slept, &sp))
+			smart_sleep_short(q, sme, rq_clock(rq), &sp);
 		else
 			smart_sleep(q, sme, rq_clock(rq), &sp);
 	} else {
@@ -1851,6 +1859,8 @@ void sched_smart_fork(struct task_struct *p)
 	sse->kthread_waiting = false;
 	sse->woke_at = 0;
 	sse->woke_age = 0;
+	sse->blocked_at = 0;
+	sse->slept = 0;
 	sse->constraints_met = 0;
 	sse->constraints_missed = 0;
 	sse->notifications = 0;

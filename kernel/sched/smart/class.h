@@ -208,6 +208,7 @@ static inline struct smart_params smart_params_now(void)
 		.bias_step_ns	 = READ_ONCE(smart_params.bias_step_ns),
 		.bias_max_ns	 = READ_ONCE(smart_params.bias_max_ns),
 		.sleep_credit_ns = READ_ONCE(smart_params.sleep_credit_ns),
+		.long_sleep_ns	 = READ_ONCE(smart_params.long_sleep_ns),
 	};
 }
 

@@ -36,6 +36,8 @@ static struct ctl_table smart_sysctls[] = {
 			&smart_zero, &smart_ten_sec),
 	SMART_NS_SYSCTL("sleep_credit_ns", &smart_params.sleep_credit_ns,
 			&smart_zero, &smart_ten_sec),
+	SMART_NS_SYSCTL("long_sleep_ns", &smart_params.long_sleep_ns,
+			&smart_zero, &smart_one_sec),
 	SMART_NS_SYSCTL("resolution_ns", &smart_resolution_ns,
 			&smart_res_min, &smart_res_max),
 	SMART_NS_SYSCTL("handoff_ns", &smart_handoff_ns,

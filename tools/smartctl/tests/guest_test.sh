@@ -319,7 +319,8 @@ fi
 
 # --- tune --------------------------------------------------------------------
 check "tune: list" 0 "" "$S" tune
-for t in quantum_ns bias_step_ns bias_max_ns sleep_credit_ns resolution_ns handoff_ns infer; do
+for t in quantum_ns bias_step_ns bias_max_ns sleep_credit_ns resolution_ns handoff_ns \
+	long_sleep_ns infer; do
 	want="$t = $(cat $SYSCTL/$t)"
 	printf '%s\n' "$out" | grep -qxF "$want" || { nok "tune: list has $want" "$out"; continue; }
 	ok "tune: list has $want"

@@ -56,8 +56,8 @@ struct pi_ctx {
 };
 
 /*
- * Pinned to PI_CPU beside the hog, SMART at PI_PRIO / PI_SHARE: run a
- * little, take the PI mutex, sleep while the hog runs (so it falls
+ * Pinned to PI_CPU beside the hog, SMART at PI_PRIO / PI_SHARE: sleep
+ * past long_sleep_ns, run a little, take the PI mutex, sleep while the hog runs (so it falls
  * behind its share), and record its attributes in @x->a0.
  * Return: false (with @x->err, @x->what) if it could not.
  */
@@ -76,6 +76,8 @@ static bool pi_prologue(struct pi_ctx *x)
 		x->what = "smart_setattr(prio 2, share 3000)";
 		return false;
 	}
+	/* A long sleep first, so that the one below earns the sleep credit. */
+	sleep_ns(smart_tunable("long_sleep_ns", DEF_LONG_SLEEP_NS) + MS);
 	spin_cpu_ns(30 * MS);
 	pthread_mutex_lock(&x->m);
 	sleep_ns(50 * MS);

@@ -707,15 +707,22 @@ TEST_F_TIMEOUT(smp, timer_own_cpu, 60)
 struct credit_sleeper {
 	int efd;		/* a write wakes it, for good */
 	long long run_ns;	/* wall time it runs beside the hog first */
+	long long long_ns;	/* long_sleep_ns */
 };
 
-/* runs beside the hog, sleeps until woken, then spins for ever */
+/*
+ * Sleeps long_sleep_ns, so that its next sleep earns the credit, runs
+ * beside the hog, sleeps until woken, then spins for ever.
+ */
 static void credit_sleeper_body(void *p)
 {
 	const struct credit_sleeper *s = p;
-	long long end = mono_ns() + s->run_ns;
+	long long end;
 	uint64_t v;
 
+	if (s->long_ns)
+		sleep_ns(s->long_ns + NSEC_PER_MSEC);
+	end = mono_ns() + s->run_ns;
 	while (mono_ns() < end)
 		;
 	if (read(s->efd, &v, sizeof(v)) != sizeof(v))
@@ -804,7 +811,10 @@ static void rebuild_keeps_sleepers(struct __test_metadata *_metadata,
 				   int (*rebuild)(FIXTURE_DATA(smp) *, int),
 				   const char *const what[2])
 {
-	struct credit_sleeper arg = { .run_ns = 200 * NSEC_PER_MSEC };
+	struct credit_sleeper arg = {
+		.run_ns = 200 * NSEC_PER_MSEC,
+		.long_ns = smart_tunable("long_sleep_ns", DEF_LONG_SLEEP_NS),
+	};
 	long long t_sleep, h_sleep, h_first = 0, slept, st, s0, h0, s1, h1, tot;
 	double share;
 	pid_t hog, sl;

@@ -17,6 +17,7 @@ static const struct knob {
 	{ "bias_max_ns",	DEF_BIAS_MAX_NS },
 	{ "sleep_credit_ns",	DEF_SLEEP_CREDIT_NS },
 	{ "handoff_ns",		DEF_HANDOFF_NS },
+	{ "long_sleep_ns",	DEF_LONG_SLEEP_NS },
 };
 
 #define NKNOBS ARRAY_SIZE(knobs)
@@ -100,6 +101,11 @@ WR_OK(handoff_zero,		"handoff_ns", 0);
 WR_OK(handoff_max,		"handoff_ns", 10000000);
 WR_BAD(handoff_above,		"handoff_ns", "10000001\n");
 WR_BAD(handoff_negative,		"handoff_ns", "-1\n");
+
+WR_OK(long_sleep_zero,		"long_sleep_ns", 0);
+WR_OK(long_sleep_max,		"long_sleep_ns", 1000000000);
+WR_BAD(long_sleep_above,		"long_sleep_ns", "1000000001\n");
+WR_BAD(long_sleep_negative,	"long_sleep_ns", "-1\n");
 
 WR_OK(quantum_min,		"quantum_ns", 1000000);
 WR_OK(quantum_max,		"quantum_ns", 1000000000);

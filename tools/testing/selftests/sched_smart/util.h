@@ -60,6 +60,7 @@
 #define DEF_SLEEP_CREDIT_NS	100000000ULL
 #define DEF_RESOLUTION_NS	1000000ULL
 #define DEF_HANDOFF_NS		1000000ULL
+#define DEF_LONG_SLEEP_NS	10000000ULL
 
 /* ------------------------------------------------------------------ */
 /* Feature detection and syscall wrappers                              */
