@@ -632,6 +632,41 @@ static void test_long_sleep(void)
 	}
 }
 
+/*
+ * A task that wants more than its share and sleeps briefly between its
+ * runs (so that the others' service pays back its debt, smart_repay())
+ * gets its share, not more: v goes back by at most what V_P moved while
+ * it slept.
+ */
+static void test_short_sleeper_share(void)
+{
+	static const struct { int hogs; u64 run, sleep; } c[] = {
+		{ 1, MS(2), MS(1) }, { 1, MS(8), MS(4) }, { 3, MS(2), MS(1) },
+		{ 1, US(300), US(100) },
+	};
+	double pct[SIM_MAX_TASKS];
+	struct sim_task *t;
+	struct sim s;
+	size_t i;
+	int k;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		sim_init(&s);
+		s.p.long_sleep_ns = MS(10);
+		for (k = 0; k < c[i].hogs; k++)
+			sim_hog(&s, "hog", 0, 1024);
+		t = sim_periodic(&s, "T", 0, 1024, c[i].sleep, c[i].run);
+		run_window(&s, SEC(2), pct);
+		run_window(&s, SEC(12), pct);
+		tap_ok(pct[t->id] <= 100.0 / (c[i].hogs + 1) + 1.0,
+		       NAME("short sleeper over its share: run %.1f ms, sleep %.1f ms, %d hog(s)",
+			    ms(c[i].run), ms(c[i].sleep), c[i].hogs),
+		       "expected <= %.1f%%, seen %.2f%%", 100.0 / (c[i].hogs + 1) + 1.0,
+		       pct[t->id]);
+		sim_free(&s);
+	}
+}
+
 int main(void)
 {
 	tap_diag("test_share: SMART proportional sharing on a simulated CPU");
@@ -649,5 +684,6 @@ int main(void)
 	test_share_change();
 	test_handoff();
 	test_long_sleep();
+	test_short_sleeper_share();
 	return tap_done();
 }

@@ -635,18 +635,20 @@ static void smart_forfeit_leave(struct smart_queue *q, struct smart_entity *se,
 
 /*
  * An entity that left its queue asleep without credit has joined it
- * again: the service the others had while it slept pays back its debt
- * (v ahead of V_P) beyond half of bias_max_ns of its own CPU time, by as
- * much as V_P moved meanwhile.  It earns no credit: a lag behind V_P
- * stays, and so does a smaller debt, which keeps it behind the tasks
- * that waited while it ran (threads passing messages then find several
- * waiting), yet ahead of batch tasks with their whole bias.  Without
- * the payment a task that runs 1 ms and sleeps 9 ms beside three hogs
- * ran up 0.75 ms of debt per period and after a second waited behind
- * the hogs' bias.  Moving v back by y moves V_P back by y * S / sum(S),
- * so that sum(S_i * (v_i - V_P)) stays what it was (smart_bound_credit()
- * in reverse); to pay x, y = x * sum(S) / (sum(S) - S).  Called only on
- * the queue it left: on another its lag stays.
+ * again: the others' service while it slept pays back its debt (v ahead
+ * of V_P) beyond half of bias_max_ns of its own CPU time, as in SFQ,
+ * whose start tag is max(V, F): v goes back by at most as much as V_P
+ * moved meanwhile, so that it gains no more on the others than they ran
+ * while it slept.  It earns no credit: a lag behind V_P stays, and so
+ * does a smaller debt, which keeps it behind the tasks that waited while
+ * it ran (threads passing messages then find several waiting), yet ahead
+ * of batch tasks with their whole bias.  Without the payment a task that
+ * runs 1 ms and sleeps 9 ms beside three hogs ran up 0.75 ms of debt per
+ * period and after a second waited behind the hogs' bias.  Moving v back
+ * by y moves V_P back by y * S / sum(S), so that sum(S_i * (v_i - V_P))
+ * stays what it was (smart_bound_credit() in reverse); the debt then
+ * shrinks by y * (sum(S) - S) / sum(S).  Called only on the queue it
+ * left: on another its lag stays.
  */
 static void smart_repay(struct smart_queue *q, struct smart_entity *se,
 			const struct smart_params *p)
@@ -655,16 +657,17 @@ static void smart_repay(struct smart_queue *q, struct smart_entity *se,
 	s64 debt = (s64)(smart_vtime(se) - l->vtime) -
 		   (s64)smart_scale(p->bias_max_ns / 2, se->inv_share);
 	s64 moved = (s64)(l->vtime - se->left_vtime);
-	u32 others = l->shares - se->share;
-	u64 x, y;
+	u64 others = l->shares - se->share;
+	u64 y;
 
 	if (debt <= 0 || moved <= 0)
 		return;
-	x = min_t(u64, debt, moved);
-	y = x;
 	if (others) {
-		y = mul_u64_u64_div_u64(x, l->shares, others);
+		y = min_t(u64, moved,
+			  mul_u64_u64_div_u64(debt, l->shares, others));
 		l->vtime -= mul_u64_u64_div_u64(y, se->share, l->shares);
+	} else {
+		y = min(debt, moved);
 	}
 	smart_tree_del(q, se);
 	smart_set_bvft(se, smart_vtime(se) - y);

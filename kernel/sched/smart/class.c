@@ -1048,6 +1048,9 @@ static void switching_to_smart(struct rq *rq, struct task_struct *p)
 	/* Enter by eq. (3), with the share of the task's nice value. */
 	sme->delta = 0;
 	sme->quantum = 0;
+	/* Its time away was no sleep of SMART's. */
+	p->smart.blocked_at = 0;
+	p->smart.slept = 0;
 	/* It is on no queue: this stores the share, @now is not used. */
 	smart_set_params(sme, sme->prio, smart_share_of_weight(p->se.load.weight),
 			 0, &sp);
