@@ -22,15 +22,7 @@
  *   quantum_end         a task that joins a running one without preempting
  *                       it (a fork child) runs when the quantum ends, not
  *                       at the next tick (1 ms resolution whatever HZ)
- *   messages_batched    16 x 16 processes passing messages over sockets, as
- *                       hackbench's: with long_sleep_ns (short sleeps earn
- *                       no sleep credit) they switch at most 0.7 times as
- *                       often as with every sleep credited (long_sleep_ns
- *                       0, the paper's rule), where a receiver woken with
- *                       credit ran at once for one message
  */
-#include <sys/resource.h>
-#include <sys/socket.h>
 #include "../kselftest_harness.h"
 #include "util.h"
 
@@ -484,117 +476,6 @@ TEST_F(cpu0, quantum_end)
 	EXPECT_LE(late, QE_LATE_MAX) {
 		TH_LOG("%d of %d children waited past the quantum's end plus 2 ms "
 		       "(for the tick?)", late, QE_ROUNDS);
-	}
-}
-
-/* ------------------------------------------------------------------ */
-
-#define MSG_SENDERS	16
-#define MSG_RECEIVERS	16
-#define MSG_LOOPS	100
-#define MSG_SIZE	100
-
-/* Pinned to CPU 0, in SCHED_SMART; wait for the go byte on @go. */
-static void msg_child_start(int go)
-{
-	cpu_set_t set;
-	char c;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) ||
-	    smart_set(0, SMART_ATTR_PRIORITY | SMART_ATTR_SHARE, 0, 1024) ||
-	    read(go, &c, 1) != 1)
-		_exit(2);
-}
-
-static void msg_send(int go, int fd[][2])
-{
-	char buf[MSG_SIZE] = { 0 };
-	int i, r;
-
-	msg_child_start(go);
-	for (i = 0; i < MSG_LOOPS; i++)
-		for (r = 0; r < MSG_RECEIVERS; r++)
-			if (write(fd[r][1], buf, sizeof(buf)) != sizeof(buf))
-				_exit(3);
-	_exit(0);
-}
-
-static void msg_receive(int go, int fd)
-{
-	long left = (long)MSG_SENDERS * MSG_LOOPS * MSG_SIZE;
-	char buf[MSG_SIZE];
-	ssize_t n;
-
-	msg_child_start(go);
-	while (left > 0) {
-		n = read(fd, buf, sizeof(buf));
-		if (n <= 0)
-			_exit(3);
-		left -= n;
-	}
-	_exit(0);
-}
-
-/* One run with @long_sleep as long_sleep_ns: the children's switches. */
-static long msg_run(struct __test_metadata *_metadata, long long long_sleep)
-{
-	int fd[MSG_RECEIVERS][2], go[2], i, st, bad = 0;
-	struct rusage r0, r1;
-	char v[32];
-	pid_t pid;
-
-	snprintf(v, sizeof(v), "%lld\n", long_sleep);
-	ASSERT_EQ(0, write_str(SMART_SYSCTL_DIR "long_sleep_ns", v));
-	ASSERT_EQ(0, pipe(go));
-	for (i = 0; i < MSG_RECEIVERS; i++)
-		ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, fd[i]));
-	getrusage(RUSAGE_CHILDREN, &r0);
-	for (i = 0; i < MSG_RECEIVERS + MSG_SENDERS; i++) {
-		pid = fork();
-		ASSERT_GE(pid, 0);
-		if (!pid && i < MSG_RECEIVERS)
-			msg_receive(go[0], fd[i][0]);
-		else if (!pid)
-			msg_send(go[0], fd);
-	}
-	for (i = 0; i < MSG_RECEIVERS; i++) {
-		close(fd[i][0]);
-		close(fd[i][1]);
-	}
-	for (i = 0; i < MSG_RECEIVERS + MSG_SENDERS; i++)
-		ASSERT_EQ(1, write(go[1], "g", 1));
-	close(go[0]);
-	close(go[1]);
-	while (wait(&st) > 0)
-		bad += !WIFEXITED(st) || WEXITSTATUS(st);
-	getrusage(RUSAGE_CHILDREN, &r1);
-	EXPECT_EQ(0, bad);
-	return (r1.ru_nvcsw - r0.ru_nvcsw) + (r1.ru_nivcsw - r0.ru_nivcsw);
-}
-
-TEST_F(cpu0, messages_batched)
-{
-	long long def = smart_tunable("long_sleep_ns", DEF_LONG_SLEEP_NS);
-	long paper = 0, now = 0;
-	char v[32];
-	int k;
-
-	if (!def)
-		SKIP(return, "long_sleep_ns is 0: the paper's rule already");
-	for (k = 0; k < 3; k++) {
-		paper += msg_run(_metadata, 0);
-		now += msg_run(_metadata, def);
-	}
-	snprintf(v, sizeof(v), "%lld\n", def);
-	ASSERT_EQ(0, write_str(SMART_SYSCTL_DIR "long_sleep_ns", v));
-	TH_LOG("%d senders x %d receivers x %d messages, 3 runs each: %ld switches with "
-	       "every sleep credited, %ld with long_sleep_ns %lld", MSG_SENDERS, MSG_RECEIVERS,
-	       MSG_LOOPS, paper, now, def);
-	EXPECT_LE(now * 10, paper * 7) {
-		TH_LOG("short sleeps still earn the credit that has a receiver run for "
-		       "each message");
 	}
 }
 

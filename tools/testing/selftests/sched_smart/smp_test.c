@@ -65,8 +65,8 @@
 FIXTURE(smp) {
 	struct hog_set h;
 	bool offlined;
-	bool credit_changed;	/* sleep_credit_ns to restore */
-	long long credit;
+	bool credit_changed;	/* sleep_credit_ns, long_sleep_ns to restore */
+	long long credit, long_sleep;
 	char part[128];		/* a cpuset partition to remove */
 };
 
@@ -98,6 +98,9 @@ FIXTURE_TEARDOWN_PARENT(smp)
 	snprintf(v, sizeof(v), "%lld\n", self->credit);
 	if (self->credit_changed && write_str(SMART_SYSCTL_DIR "sleep_credit_ns", v))
 		TH_LOG("could not restore sleep_credit_ns to %lld", self->credit);
+	snprintf(v, sizeof(v), "%lld\n", self->long_sleep);
+	if (self->credit_changed && write_str(SMART_SYSCTL_DIR "long_sleep_ns", v))
+		TH_LOG("could not restore long_sleep_ns to %lld", self->long_sleep);
 }
 
 static pid_t smart_hog(struct __test_metadata *_metadata, struct hog_set *h,
@@ -707,22 +710,15 @@ TEST_F_TIMEOUT(smp, timer_own_cpu, 60)
 struct credit_sleeper {
 	int efd;		/* a write wakes it, for good */
 	long long run_ns;	/* wall time it runs beside the hog first */
-	long long long_ns;	/* long_sleep_ns */
 };
 
-/*
- * Sleeps long_sleep_ns, so that its next sleep earns the credit, runs
- * beside the hog, sleeps until woken, then spins for ever.
- */
+/* runs beside the hog, sleeps until woken, then spins for ever */
 static void credit_sleeper_body(void *p)
 {
 	const struct credit_sleeper *s = p;
-	long long end;
+	long long end = mono_ns() + s->run_ns;
 	uint64_t v;
 
-	if (s->long_ns)
-		sleep_ns(s->long_ns + NSEC_PER_MSEC);
-	end = mono_ns() + s->run_ns;
 	while (mono_ns() < end)
 		;
 	if (read(s->efd, &v, sizeof(v)) != sizeof(v))
@@ -811,10 +807,7 @@ static void rebuild_keeps_sleepers(struct __test_metadata *_metadata,
 				   int (*rebuild)(FIXTURE_DATA(smp) *, int),
 				   const char *const what[2])
 {
-	struct credit_sleeper arg = {
-		.run_ns = 200 * NSEC_PER_MSEC,
-		.long_ns = smart_tunable("long_sleep_ns", DEF_LONG_SLEEP_NS),
-	};
+	struct credit_sleeper arg = { .run_ns = 200 * NSEC_PER_MSEC };
 	long long t_sleep, h_sleep, h_first = 0, slept, st, s0, h0, s1, h1, tot;
 	double share;
 	pid_t hog, sl;
@@ -829,6 +822,12 @@ static void rebuild_keeps_sleepers(struct __test_metadata *_metadata,
 		TH_LOG("sleep_credit_ns := 5 s: %s", strerror(-r));
 	}
 	self->credit_changed = true;
+	/* Every sleep earns the credit, the first too: the paper's rule. */
+	self->long_sleep = smart_tunable("long_sleep_ns", DEF_LONG_SLEEP_NS);
+	r = write_str(SMART_SYSCTL_DIR "long_sleep_ns", "0\n");
+	ASSERT_EQ(0, r) {
+		TH_LOG("long_sleep_ns := 0: %s", strerror(-r));
+	}
 	arg.efd = eventfd(0, 0);
 	ASSERT_LE(0, arg.efd);
 
