@@ -77,6 +77,29 @@ struct sim_task *sim_periodic(struct sim *s, const char *name, s32 prio,
 	return t;
 }
 
+/* BeRate's srtsim: IBBPBBPBBPBB, I 125%, P 105%, B 95% of the mean. */
+static u64 sim_job_run(const struct sim_task *t)
+{
+	static const char gop[] = "IBBPBBPBBPBB";
+	char f = gop[t->nr_jobs % (sizeof(gop) - 1)];
+
+	if (!t->gop)
+		return t->run_ns;
+	return t->run_ns * (f == 'I' ? 125 : f == 'P' ? 105 : 95) / 100;
+}
+
+struct sim_task *sim_paced(struct sim *s, const char *name, s32 prio,
+			   u32 share, u64 period_ns, u64 run_ns, bool gop)
+{
+	struct sim_task *t = sim_periodic(s, name, prio, share, 0, run_ns);
+
+	t->period_ns = period_ns;
+	t->gop = gop;
+	t->release = s->now;
+	t->burst_left = sim_job_run(t);
+	return t;
+}
+
 struct sim_task *sim_sleep_once(struct sim *s, const char *name, s32 prio,
 				u32 share, u64 at_ns, u64 sleep_ns)
 {
@@ -119,7 +142,8 @@ void sim_move(struct sim *s, struct sim_task *t, struct smart_group *g)
 static void sim_block(struct sim *s, struct sim_task *t, u64 sleep_ns)
 {
 	t->lag_at_sleep = smart_lag_ns(&t->se);
-	if (smart_earns_credit(&t->se, t->slept_ns, &s->p)) {
+	if (smart_earns_credit(&t->se, t->slept_ns,
+			       t->cpu_ns - t->cpu_at_wake, &s->p)) {
 		smart_sleep(&s->q, &t->se, s->now, &s->p);
 		t->nr_credited++;
 	} else {
@@ -129,6 +153,19 @@ static void sim_block(struct sim *s, struct sim_task *t, u64 sleep_ns)
 	t->asleep = true;
 	t->last_sleep = s->now;
 	t->wake_at = s->now + sleep_ns;
+}
+
+/* A paced task's job is done: sleep until the next release, if early. */
+static void sim_job_done(struct sim *s, struct sim_task *t)
+{
+	t->nr_missed += s->now > t->release + t->period_ns;
+	t->nr_jobs++;
+	t->release += t->period_ns;
+	if (s->now >= t->release) {
+		t->burst_left = sim_job_run(t);
+		return;
+	}
+	sim_block(s, t, t->release - s->now);
 }
 
 /*
@@ -165,7 +202,8 @@ static void sim_wake_due(struct sim *s)
 		smart_wake(&s->q, &t->se, s->now, &s->p);
 		t->asleep = false;
 		t->slept_ns = s->now - t->last_sleep;
-		t->burst_left = t->run_ns;
+		t->burst_left = sim_job_run(t);
+		t->cpu_at_wake = t->cpu_ns;
 		t->nr_wakeups++;
 		t->wait_pick = true;
 		t->last_wake = s->now;
@@ -279,7 +317,9 @@ void sim_run_until(struct sim *s, u64 end)
 
 		if (t->kind == SIM_PERIODIC) {
 			t->burst_left -= delta;
-			if (!t->burst_left && t->partner)
+			if (!t->burst_left && t->period_ns)
+				sim_job_done(s, t);
+			else if (!t->burst_left && t->partner)
 				sim_hand_over(s, t);
 			else if (!t->burst_left)
 				sim_block(s, t, t->sleep_ns);

@@ -72,6 +72,16 @@ enum sim_kind {
  * @partner:		SIM_PERIODIC: at the end of each burst it wakes
  *			@partner and sleeps until @partner wakes it (two
  *			tasks that hand work to each other), not sleep_ns
+ * @period_ns:		SIM_PERIODIC, sim_paced(): a job of run_ns is
+ *			released every @period_ns; a job done early sleeps
+ *			until the next release, one done late is followed at
+ *			once by the next (BeRate's never-dropping srtsim)
+ * @gop:		sim_paced(): jobs follow BeRate's IBBPBBPBBPBB frame
+ *			pattern (run_ns 125%, 105%, 95%), not all run_ns
+ * @release:		sim_paced(): release time of the current job
+ * @nr_jobs:		sim_paced(): jobs done
+ * @nr_missed:		sim_paced(): of those, done after the next release
+ * @cpu_at_wake:	@cpu_ns when it last woke
  */
 struct sim_task {
 	const char *name;
@@ -101,6 +111,12 @@ struct sim_task {
 	s64 lag_at_wake;
 	s64 max_lag_at_wake;
 	struct sim_task *partner;
+	u64 period_ns;
+	bool gop;
+	u64 release;
+	u64 nr_jobs;
+	u64 nr_missed;
+	u64 cpu_at_wake;
 };
 
 /* One uninterrupted stretch of CPU given to a task. */
@@ -153,6 +169,9 @@ void sim_free(struct sim *s);
 struct sim_task *sim_hog(struct sim *s, const char *name, s32 prio, u32 share);
 struct sim_task *sim_periodic(struct sim *s, const char *name, s32 prio,
 			      u32 share, u64 sleep_ns, u64 run_ns);
+/* A SIM_PERIODIC task paced by its period (struct sim_task @period_ns). */
+struct sim_task *sim_paced(struct sim *s, const char *name, s32 prio,
+			   u32 share, u64 period_ns, u64 run_ns, bool gop);
 struct sim_task *sim_sleep_once(struct sim *s, const char *name, s32 prio,
 				u32 share, u64 at_ns, u64 sleep_ns);
 

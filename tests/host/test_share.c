@@ -577,11 +577,12 @@ static void test_handoff(void)
 
 /*
  * long_sleep_ns: a task keeps the sleep credit when it blocks only if its
- * last sleep lasted that long (smart_earns_credit()).  One that sleeps a
- * little at a time leaves its queue at once, and is still picked at once
- * beside hogs, which carry a bias; one that sleeps for long between its
- * jobs (BeRate's 25 fps, 50% task beside a hog) keeps the credit that
- * lets it start each job at once.
+ * last sleep and the CPU time it used since add up to that
+ * (smart_earns_credit()).  One that runs and sleeps a little at a time
+ * leaves its queue at once, and is still picked at once beside hogs,
+ * which carry a bias; one that sleeps for long between its jobs (BeRate's
+ * 25 fps, 50% task beside a hog) keeps the credit that lets it start each
+ * job at once.
  */
 static const struct long_sleep_case {
 	const char *name;
@@ -590,8 +591,8 @@ static const struct long_sleep_case {
 	bool credited;
 	double pct;	/* what the task gets, % */
 } long_sleep_cases[] = {
-	{ "1 ms per 10 ms, 3 hogs, the paper's rule", 3, MS(1), MS(9), 0, true, 10.0 },
-	{ "1 ms per 10 ms, 3 hogs", 3, MS(1), MS(9), MS(10), false, 10.0 },
+	{ "1 ms per 5 ms, 3 hogs, the paper's rule", 3, MS(1), MS(4), 0, true, 20.0 },
+	{ "1 ms per 5 ms, 3 hogs", 3, MS(1), MS(4), MS(10), false, 20.0 },
 	{ "20 ms per 40 ms, 1 hog", 1, MS(20), MS(20), MS(10), true, 50.0 },
 };
 
@@ -613,8 +614,8 @@ static void test_long_sleep(void)
 			sim_hog(&s, "hog", 0, 1024);
 		t = sim_periodic(&s, "T", 0, 1024, c->sleep, c->run);
 		run_window(&s, SEC(10), pct);
-		/* With a bound the first sleep, after none, has no credit. */
-		ok = c->credited ? t->nr_sleeps - !!c->long_sleep : 0;
+		/* The first sleep, after none, has only the first run. */
+		ok = c->credited ? t->nr_sleeps - (c->run < c->long_sleep) : 0;
 		tap_ok(t->nr_sleeps > 100 && t->nr_credited == ok,
 		       NAME("long sleep: %s: sleeps with credit", c->name),
 		       "expected %llu of %llu, seen %llu", (unsigned long long)ok,
@@ -634,15 +635,16 @@ static void test_long_sleep(void)
 
 /*
  * A task that wants more than its share and sleeps briefly between its
- * runs (so that the others' service pays back its debt, smart_repay())
- * gets its share, not more: v goes back by at most what V_P moved while
- * it slept.
+ * runs gets its share, not more: if it leaves its queue (a short sleep),
+ * the others' service pays back its debt, and v goes back by at most what
+ * V_P moved while it slept (smart_repay()); if it keeps the sleep credit
+ * (8 ms runs), smart_bound_credit() bounds what it keeps.
  */
 static void test_short_sleeper_share(void)
 {
 	static const struct { int hogs; u64 run, sleep; } c[] = {
 		{ 1, MS(2), MS(1) }, { 1, MS(8), MS(4) }, { 3, MS(2), MS(1) },
-		{ 1, US(300), US(100) },
+		{ 1, US(300), US(100) }, { 3, MS(8), MS(2) },
 	};
 	double pct[SIM_MAX_TASKS];
 	struct sim_task *t;
@@ -667,6 +669,42 @@ static void test_short_sleeper_share(void)
 	}
 }
 
+/*
+ * BeRate's case 5 (Table 1), never dropping: a 33 fps task that needs 67%
+ * beside a hog of half its share, which leaves it 67%.  Late jobs shorten
+ * its sleeps below long_sleep_ns; the 20 ms jobs between them keep its
+ * credit, without which it misses most deadlines (261 of 327 when only
+ * the sleep counted).  After the first second, none is late.
+ */
+static void test_paced_over_share(void)
+{
+	static const u64 long_sleep[] = { 0, MS(10) };
+	u64 period = SEC(1) / 33, jobs, missed;
+	struct sim_task *t;
+	struct sim s;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(long_sleep); i++) {
+		sim_init(&s);
+		s.p.long_sleep_ns = long_sleep[i];
+		sim_hog(&s, "hog", 0, 512);
+		sim_run_until(&s, MS(500));
+		t = sim_paced(&s, "srtsim", 0, 1024, period, period * 67 / 100, true);
+		sim_run_until(&s, MS(1500));
+		jobs = t->nr_jobs;
+		missed = t->nr_missed;
+		sim_run_until(&s, MS(11500));
+		jobs = t->nr_jobs - jobs;
+		missed = t->nr_missed - missed;
+		tap_ok(jobs >= 320 && !missed,
+		       NAME("BeRate case 5, long_sleep_ns %llu ms: no job late after 1 s",
+			    (unsigned long long)(long_sleep[i] / MS(1))),
+		       "%llu of %llu jobs late", (unsigned long long)missed,
+		       (unsigned long long)jobs);
+		sim_free(&s);
+	}
+}
+
 int main(void)
 {
 	tap_diag("test_share: SMART proportional sharing on a simulated CPU");
@@ -685,5 +723,6 @@ int main(void)
 	test_handoff();
 	test_long_sleep();
 	test_short_sleeper_share();
+	test_paced_over_share();
 	return tap_done();
 }

@@ -180,8 +180,11 @@ struct smart_entity {
  *			handoff_ns of the wake-up, else 0
  * @blocked_at:		rq clock when it last blocked, 0 before
  * @slept:		how long its last sleep lasted (ns), 0 before the
- *			first: it keeps its sleep credit when it blocks again
- *			if that is long_sleep_ns or more (smart_earns_credit())
+ *			first
+ * @woke_exec:		se.sum_exec_runtime when it last woke (or entered
+ *			SMART): it keeps its sleep credit when it blocks
+ *			again if @slept and the CPU time since add up to
+ *			long_sleep_ns or more (smart_earns_credit())
  * @kthread_waiting:	counted in its rq's smart.nr_kthread_waiting:
  *			waiting, and a kernel thread with the standing
  *			sched_smart=all gives it (smart_entity::kthread_prio)
@@ -236,6 +239,7 @@ struct sched_smart_entity {
 	u64 woke_age;
 	u64 blocked_at;
 	u64 slept;
+	u64 woke_exec;
 	bool kthread_waiting;
 	s32 notify_signal;
 	u32 flags;

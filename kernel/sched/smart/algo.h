@@ -60,9 +60,10 @@ static inline u32 smart_user_share(u32 share)
  * @bias_step_ns:	bias added per completed quantum, b of eq. (4)
  * @bias_max_ns:	bound on the accumulated bias
  * @sleep_credit_ns:	how long a sleeping task stays on its queue (§3.3)
- * @long_sleep_ns:	the shortest sleep after which a task keeps that
- *			credit when it blocks again (smart_earns_credit());
- *			0: every sleep does, as in the paper
+ * @long_sleep_ns:	a task keeps that credit when it blocks again only if
+ *			its last sleep and the CPU time it used since add up
+ *			to this (smart_earns_credit()); 0: every sleep does,
+ *			as in the paper
  */
 struct smart_params {
 	u64 quantum_ns;
@@ -432,6 +433,7 @@ static inline s64 smart_credit_limit(const struct smart_entity *se,
  * @se:			the entity
  * @last_sleep_ns:	how long its previous sleep lasted (0 before the
  *			first)
+ * @ran_ns:		the CPU time it used since it woke from that sleep
  * @p:			tunables
  *
  * The paper gives every sleep the credit (§3.3), which lets a task that
@@ -440,17 +442,20 @@ static inline s64 smart_credit_limit(const struct smart_entity *se,
  * thread passing messages), keeps its place anyway; its credit only keeps
  * its share in V_P, so that it is picked ahead of the task that runs as
  * soon as that one blocks, and each wake-up carries one message.  Such a
- * task sleeps without credit (smart_sleep_short()); a task that last
- * slept for long_sleep_ns or more, and one under a time constraint, keep
- * it.
+ * task sleeps without credit (smart_sleep_short()).  A task whose last
+ * sleep and the run since add up to long_sleep_ns or more keeps it: one
+ * that sleeps for long between its jobs, and one whose jobs are long even
+ * if it sleeps little between them (a player running late), which wakes
+ * at most once per long_sleep_ns of its own time.  So does one under a
+ * time constraint.
  *
  * Return: true if the entity sleeps with the credit (smart_sleep()).
  */
 static inline bool smart_earns_credit(const struct smart_entity *se,
-				      u64 last_sleep_ns,
+				      u64 last_sleep_ns, u64 ran_ns,
 				      const struct smart_params *p)
 {
-	return last_sleep_ns >= p->long_sleep_ns || se->tc.deadline;
+	return last_sleep_ns + ran_ns >= p->long_sleep_ns || se->tc.deadline;
 }
 
 /* The remaining part of the current quantum, in ns. */

@@ -841,6 +841,7 @@ static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 		/* Another CPU's clock may be behind the one it blocked on. */
 		p->smart.slept = p->smart.blocked_at ?
 			max_t(s64, rq_clock(rq) - p->smart.blocked_at, 0) : 0;
+		p->smart.woke_exec = p->se.sum_exec_runtime;
 		smart_note_waker(p);
 		smart_wake(q, sme, rq_clock(rq), &sp);
 		smart_infer_wake_task(rq, p);
@@ -870,7 +871,9 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 		p->smart.blocked_at = rq_clock(rq);
 		if (smart_handing_off(p))
 			smart_sleep_no_credit(q, sme, rq_clock(rq), &sp);
-		else if (!smart_earns_credit(sme, p->smart.slept, &sp))
+		else if (!smart_earns_credit(sme, p->smart.slept,
+					     p->se.sum_exec_runtime -
+					     p->smart.woke_exec, &sp))
 			smart_sleep_short(q, sme, rq_clock(rq), &sp);
 		else
 			smart_sleep(q, sme, rq_clock(rq), &sp);
@@ -1051,6 +1054,7 @@ static void switching_to_smart(struct rq *rq, struct task_struct *p)
 	/* Its time away was no sleep of SMART's. */
 	p->smart.blocked_at = 0;
 	p->smart.slept = 0;
+	p->smart.woke_exec = p->se.sum_exec_runtime;
 	/* It is on no queue: this stores the share, @now is not used. */
 	smart_set_params(sme, sme->prio, smart_share_of_weight(p->se.load.weight),
 			 0, &sp);
@@ -1864,6 +1868,7 @@ void sched_smart_fork(struct task_struct *p)
 	sse->woke_age = 0;
 	sse->blocked_at = 0;
 	sse->slept = 0;
+	sse->woke_exec = 0;
 	sse->constraints_met = 0;
 	sse->constraints_missed = 0;
 	sse->notifications = 0;
