@@ -643,8 +643,9 @@ static void smart_forfeit_leave(struct smart_queue *q, struct smart_entity *se,
  * does a smaller debt, which keeps it behind the tasks that waited while
  * it ran (threads passing messages then find several waiting), yet ahead
  * of batch tasks with their whole bias.  Without the payment a task that
- * runs 1 ms and sleeps 9 ms beside three hogs ran up 0.75 ms of debt per
- * period and after a second waited behind the hogs' bias.  Moving v back
+ * ran 1 ms and slept 9 ms beside three hogs (when the sleep alone earned
+ * the credit) ran up 0.75 ms of debt per period and after a second
+ * waited behind the hogs' bias.  Moving v back
  * by y moves V_P back by y * S / sum(S), so that sum(S_i * (v_i - V_P))
  * stays what it was (smart_bound_credit() in reverse); the debt then
  * shrinks by y * (sum(S) - S) / sum(S).  Called only on the queue it
