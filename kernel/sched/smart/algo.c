@@ -656,7 +656,7 @@ static void smart_repay(struct smart_queue *q, struct smart_entity *se,
 {
 	struct smart_level *l = smart_level_of(q, se);
 	s64 debt = (s64)(smart_vtime(se) - l->vtime) -
-		   (s64)smart_scale(p->bias_max_ns / 2, se->inv_share);
+		   (s64)smart_scale(smart_debt_kept_ns(p), se->inv_share);
 	s64 moved = (s64)(l->vtime - se->left_vtime);
 	u64 others = l->shares - se->share;
 	u64 y;

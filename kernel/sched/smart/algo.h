@@ -429,6 +429,21 @@ static inline s64 smart_credit_limit(const struct smart_entity *se,
 }
 
 /**
+ * smart_debt_kept_ns() - the debt an entity keeps across a sleep
+ * @p:	tunables
+ *
+ * An entity ahead of V_P by more than this, in ns of its own CPU time,
+ * pays the rest back when it wakes on the queue it left (smart_repay());
+ * a child inherits its parent's debt up to this much (sched_smart_fork()).
+ *
+ * Return: half of bias_max_ns.
+ */
+static inline u64 smart_debt_kept_ns(const struct smart_params *p)
+{
+	return p->bias_max_ns / 2;
+}
+
+/**
  * smart_earns_credit() - does an entity that blocks keep its sleep credit?
  * @se:			the entity
  * @last_sleep_ns:	how long its previous sleep lasted (0 before the
