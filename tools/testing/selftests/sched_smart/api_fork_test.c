@@ -2,12 +2,17 @@
 /*
  * SCHED_SMART user API: fork inheritance.  A child inherits the policy,
  * priority and share of its parent, or the defaults with
- * SMART_FLAG_RESET_ON_FORK; clearing the flag restores inheritance.
+ * SMART_FLAG_RESET_ON_FORK; clearing the flag restores inheritance.  It
+ * inherits its parent's debt (a lag ahead of its share) up to what a
+ * sleep keeps, bias_max_ns / 2, never more (fork_debt_bounded).
  *
  * Every test SKIPs when the kernel has no SCHED_SMART.
  */
 #include "../kselftest_harness.h"
 #include "util.h"
+
+#define MS	NSEC_PER_MSEC
+#define US	1000LL
 
 /* ------------------------------------------------------------------ */
 /* fork                                                                */
@@ -72,6 +77,67 @@ TEST(fork_reset_on_fork)
 	e.prio = 5;
 	e.share = 3000;
 	ASSERT_CHILD_OK(run_child(fork_child, &e));
+}
+
+/* ------------------------------------------------------------------ */
+/* debt                                                                */
+
+/* a task that sleeps 20 ms and runs 0.2 ms: it sleeps with the credit */
+static void credited_sleeper(void *arg)
+{
+	for (;;) {
+		sleep_ns(20 * MS);
+		spin_cpu_ns(200 * US);
+	}
+}
+
+static int debt_child(void *arg)
+{
+	long long kept = *(long long *)arg;
+	struct smart_attr a;
+	int fails = 0, r;
+
+	r = smart_get(0, &a);
+	CHK(r == 0, "child getattr: %s", strerror(-r));
+	CHK(a.lag_ns >= -(kept + 2 * MS),
+	    "child lag %.1f ms: more debt than the %.1f ms a sleep keeps",
+	    smart_ms(a.lag_ns), smart_ms(kept));
+	return fails;
+}
+
+/*
+ * A parent that runs alone beside two sleepers that keep their shares on
+ * the queue runs ahead of V_P (their shares hold V_P back) by as much as
+ * they fall behind it, up to sleep_credit_ns each (smart_bound_credit()):
+ * about 200 ms.  Its child starts with at most bias_max_ns / 2 of that
+ * debt: the parent pays the rest back at its next wake-up, and a
+ * hackbench whose 160 children each inherited a shell's whole debt
+ * repaid it at every wake-up, with twice the switches.
+ */
+TEST(fork_debt_bounded)
+{
+	long long kept = smart_tunable("bias_max_ns", 100 * MS) / 2;
+	int cpu = online_cpus() - 1;
+	struct smart_attr a;
+	struct hog_set h;
+
+	REQUIRE_SMART();
+	REQUIRE_ROOT();
+	ASSERT_EQ(0, smart_set(0, SMART_ATTR_PRIORITY, SMART_PRIO_DEFAULT, 0));
+	ASSERT_EQ(0, pin_to(0, cpu));
+	hogs_init(&h);
+	ASSERT_LT(0, hog_spawn(&h, 1UL << cpu, credited_sleeper, NULL));
+	ASSERT_LT(0, hog_spawn(&h, 1UL << cpu, credited_sleeper, NULL));
+	hogs_go(&h);
+	sleep_ns(50 * MS);
+	spin_cpu_ns(600 * MS);
+	ASSERT_EQ(0, smart_get(0, &a));
+	TH_LOG("parent lag %.1f ms, a sleep keeps %.1f ms", smart_ms(a.lag_ns),
+	       smart_ms(kept));
+	/* the setup: the parent is further ahead than a sleep keeps */
+	ASSERT_LT(a.lag_ns, -(kept + 20 * MS));
+	ASSERT_CHILD_OK(run_child(debt_child, &kept));
+	hogs_kill(&h);
 }
 
 TEST_HARNESS_MAIN
