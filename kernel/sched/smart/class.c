@@ -1793,13 +1793,13 @@ void init_smart_rq(struct rq *rq)
  * child starts at least as late in virtual time as its parent: it
  * inherits the parent's debt, never its credit (a departure from eq. (3),
  * as CFS placed a child at its parent's vruntime).  It inherits at most
- * the debt a task keeps across a sleep (smart_debt_kept_ns()): the parent
- * pays the rest back at its next wake-up, and each of its children would
- * otherwise pay the whole again at every one of theirs, out of V_P
- * (smart_repay()).  A shell 126 ms ahead of V_P made every wake-up of the
- * 160 children of a hackbench it started a repayment: their queue kept
- * the whole debt, and a repayment moves a task ahead as the sleep credit
- * does (twice the switches, 1.4x the time of EEVDF).
+ * smart_debt_kept_ns() of it: beyond that, a task that wakes from a short
+ * sleep pays its debt back out of V_P (smart_repay()), and a whole debt
+ * copied into each child was paid back by every child at every wake-up.
+ * A shell 126 ms ahead of V_P (it sleeps with the credit while it waits,
+ * so it keeps its debt) made each wake-up of the 160 children of a
+ * hackbench it started a repayment, which moves a task ahead as the sleep
+ * credit does: twice the switches.
  */
 static u64 smart_fork_debt(struct task_struct *p)
 {
