@@ -32,8 +32,6 @@
 #include "util.h"
 
 #define CPU0		1UL	/* affinity mask of CPU 0 */
-#define MS		NSEC_PER_MSEC
-#define US		1000LL
 #define WARMUP_NS	(500 * MS)
 #define WINDOW_NS	(3 * NSEC_PER_SEC)
 #define VICTIM_MIN_PCT	45.0

@@ -11,9 +11,6 @@
 #include "../kselftest_harness.h"
 #include "util.h"
 
-#define MS	NSEC_PER_MSEC
-#define US	1000LL
-
 /* ------------------------------------------------------------------ */
 /* fork                                                                */
 

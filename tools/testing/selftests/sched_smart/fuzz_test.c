@@ -72,8 +72,6 @@
 #define QUEUES		"/sys/kernel/debug/sched/smart/queues"
 #define PID_MAX_LIMIT	(4 * 1024 * 1024)
 #define SEC		NSEC_PER_SEC
-#define MS		NSEC_PER_MSEC
-#define US		1000LL
 #define MAX_AHEAD	((long long)SMART_CONSTRAINT_MAX_AHEAD_NS)
 #define PG		4096
 

@@ -9,7 +9,6 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#define MS		NSEC_PER_MSEC
 #define SEC		NSEC_PER_SEC
 #define MAX_AHEAD	((long long)SMART_CONSTRAINT_MAX_AHEAD_NS)
 #define COOKIE		0xbadc0ffee0ddf00dULL

@@ -20,7 +20,6 @@
 #include "../kselftest_harness.h"
 #include "util.h"
 
-#define MS		NSEC_PER_MSEC
 #define STAT_REFRESH	"/proc/sys/vm/stat_refresh"
 #define WRITES		20
 #define WAIT_MAX_NS	(100 * MS)

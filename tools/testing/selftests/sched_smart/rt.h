@@ -21,7 +21,6 @@
 #include "util.h"
 
 #define CPU0		1UL	/* affinity mask of CPU 0 */
-#define MS		NSEC_PER_MSEC
 #define PERIOD		(40 * MS)
 #define NJOBS		150	/* 6 s at 25 fps */
 

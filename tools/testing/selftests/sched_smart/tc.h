@@ -11,7 +11,6 @@
 #include <assert.h>
 #include "util.h"
 
-#define MS		NSEC_PER_MSEC
 #define COOKIE		0x5eedc0de00c0ffeeULL
 #define CPU_T		0	/* the CPU timed work is pinned to */
 

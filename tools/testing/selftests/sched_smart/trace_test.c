@@ -27,7 +27,6 @@
 #define TRACE_DAT	"/tmp/smart_trace_test.dat"
 #define COOKIE_A	0x5a5a0001ULL
 #define COOKIE_B	0x5a5a0002ULL
-#define MS		NSEC_PER_MSEC
 
 static bool have_trace_cmd(void)
 {

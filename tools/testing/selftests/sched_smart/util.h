@@ -52,6 +52,8 @@
 #define NOBODY_ID		65534
 #define NSEC_PER_SEC		1000000000LL
 #define NSEC_PER_MSEC		1000000LL
+#define MS			NSEC_PER_MSEC
+#define US			1000LL
 
 /* Documented defaults of the tunables (sched-smart.rst §5). */
 #define DEF_QUANTUM_NS		10000000ULL
