@@ -172,6 +172,9 @@ struct smart_entity {
  * @wait_start:		when it last started waiting (rq clock, ns)
  * @movable:		counted in its rq's smart.nr_movable: waiting, and
  *			allowed on another CPU
+ * @parked:		runnable, but its task group is out of its cpu.max
+ *			quota on this CPU: off the queue, @wait_node on its
+ *			rq's smart.parked list (kernel/sched/smart/bandwidth.c)
  * @woke_at:		local_clock() when it last woke another task itself
  *			(smart_note_waker()), not counting the time it was
  *			preempted since; written by the task, and while it
@@ -235,6 +238,7 @@ struct sched_smart_entity {
 	struct list_head wait_node;
 	u64 wait_start;
 	bool movable;
+	bool parked;
 	u64 woke_at;
 	u64 woke_age;
 	u64 blocked_at;

@@ -214,6 +214,11 @@ struct task_group;
  * @refreshed:	jiffies when the tick last brought @weight up to date with
  *		where the group's tasks are (smart_tick_groups(), in the
  *		kernel only)
+ * @bw_remaining: the group's cpu.max runtime this node holds (bandwidth.c,
+ *		in the kernel only, like the two below)
+ * @bw_throttled_at: rq clock when it was last throttled
+ * @bw_throttled: out of runtime, its tasks parked until the period timer
+ *		refills it
  *
  * Priorities are global and shares hierarchical within a priority: at
  * priority P a group's weight is divided among its members and child
@@ -231,6 +236,9 @@ struct smart_group {
 	struct smart_group_level at[SMART_NR_PRIO];
 	struct task_group *tg;
 	unsigned long refreshed;
+	s64 bw_remaining;
+	u64 bw_throttled_at;
+	bool bw_throttled;
 };
 
 void smart_group_init(struct smart_group *g, struct smart_group *parent,

@@ -535,6 +535,9 @@ static void update_curr_smart(struct rq *rq)
 	delta = update_curr_common(rq);
 	if (delta <= 0)
 		return;
+	/* Its task group is out of its cpu.max quota: pick_task_smart() parks it. */
+	if (smart_bw_charge(rq, curr, delta))
+		resched_curr(rq);
 	if (sme->state != SMART_SE_RUNNABLE) {
 		/* Off the queue: no value to move, but the budget runs on. */
 		smart_tc_sync(curr);
@@ -824,6 +827,69 @@ static void smart_handoff_resume(struct task_struct *p)
 	}
 }
 
+/*
+ * cpu.max (bandwidth.c): a runnable task whose task group is out of its
+ * quota on @rq's CPU is parked, as fair's throttle_cfs_rq() takes a
+ * group's tasks off: off the queue with its lag, off the waiters (no
+ * valve may run it), out of rq->nr_running, its wait_node on the rq's
+ * parked list.  dequeue_task_smart() of a parked task only unlinks it.
+ */
+static void smart_park(struct rq *rq, struct task_struct *p)
+{
+	smart_leave(smart_q(rq), smart_se(p));
+	smart_wait_end(rq, p);
+	list_add_tail(&p->smart.wait_node, &rq->smart.parked);
+	p->smart.parked = true;
+	if (rq->smart.rescue_next == p)
+		rq->smart.rescue_next = NULL;
+	if (rq->smart.told == p)
+		rq->smart.told = NULL;
+	sub_nr_running(rq, 1);
+	smart_update_masks(rq);
+}
+
+static void smart_unpark(struct rq *rq, struct task_struct *p)
+{
+	struct smart_entity *sme = smart_se(p);
+	struct smart_params sp = smart_params_now();
+
+	list_del_init(&p->smart.wait_node);
+	p->smart.parked = false;
+	sme->group = smart_task_group(p, cpu_of(rq));
+	smart_join(smart_q(rq), sme, SMART_JOIN_MOVE, &sp);
+	if (!task_current(rq, p))
+		smart_wait_start(rq, p);
+	add_nr_running(rq, 1);
+	smart_update_masks(rq);
+}
+
+/**
+ * smart_unpark_ready() - requeue the parked tasks that may run again
+ * @rq:	the rq, locked, clock updated; a group was refilled or unlimited
+ *	on its CPU, or the CPU is going offline
+ */
+void smart_unpark_ready(struct rq *rq)
+{
+	struct sched_smart_entity *sse, *tmp;
+	bool any = false;
+
+	list_for_each_entry_safe(sse, tmp, &rq->smart.parked, wait_node) {
+		struct task_struct *p = container_of(sse, struct task_struct,
+						     smart);
+
+		if (smart_bw_parks(rq, p))
+			continue;
+		smart_unpark(rq, p);
+		any = true;
+	}
+	if (!any)
+		return;
+	if (rq->donor->sched_class == &smart_sched_class)
+		smart_preempt_check(rq);
+	else if (sched_class_above(&smart_sched_class, rq->donor->sched_class))
+		resched_curr(rq);
+}
+
 static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct smart_entity *sme = smart_se(p);
@@ -855,6 +921,20 @@ static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 		smart_wait_start(rq, p);
 	add_nr_running(rq, 1);
 	smart_update_masks(rq);
+	if (unlikely(smart_bw_parks(rq, p))) {
+		if (task_current(rq, p))
+			resched_curr(rq);
+		else
+			smart_park(rq, p);
+	}
+}
+
+/* An exiting task's constraint ends. */
+static void smart_exit_tc(struct rq *rq, struct task_struct *p)
+{
+	if (smart_se(p)->tc.deadline)
+		smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_EXIT);
+	smart_tc_disarm(p);
 }
 
 static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
@@ -864,6 +944,15 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 	struct smart_params sp = smart_params_now();
 
 	update_curr_smart(rq);
+
+	/* Parked: on no queue and not in nr_running already. */
+	if (unlikely(p->smart.parked)) {
+		list_del_init(&p->smart.wait_node);
+		p->smart.parked = false;
+		if (READ_ONCE(p->__state) == TASK_DEAD)
+			smart_exit_tc(rq, p);
+		return true;
+	}
 
 	/* An exiting task must not stay on the queue as a sleeper. */
 	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD) {
@@ -878,11 +967,8 @@ static bool dequeue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 		else
 			smart_sleep(q, sme, rq_clock(rq), &sp);
 	} else {
-		if (READ_ONCE(p->__state) == TASK_DEAD) {
-			if (sme->tc.deadline)
-				smart_tc_finish(rq, p, ktime_get_ns(), SMART_TC_EXIT);
-			smart_tc_disarm(p);
-		}
+		if (READ_ONCE(p->__state) == TASK_DEAD)
+			smart_exit_tc(rq, p);
 		smart_leave(q, sme);
 	}
 
@@ -942,7 +1028,9 @@ static struct task_struct *pick_task_smart(struct rq *rq)
 		return NULL;
 
 	update_curr_smart(rq);
-	p = smart_next(rq, &kthread);
+	/* Each turn takes one task off the queue: at most nr_runnable turns. */
+	while ((p = smart_next(rq, &kthread)) && smart_bw_parks(rq, p))
+		smart_park(rq, p);
 	smart_notify_rejected(rq);
 	/* Out of the decision's order: a rescue (set_next_task_smart()). */
 	rq->smart.rescue_next = p && smart_se(p) != smart_q(rq)->pick ? p : NULL;
@@ -1768,6 +1856,7 @@ static void rq_offline_smart(struct rq *rq)
 	update_curr_smart(rq);
 	list_for_each_entry_safe(sme, tmp, &smart_q(rq)->sleepers, sleep_node)
 		smart_leave(smart_q(rq), sme);
+	smart_bw_offline(rq);
 }
 
 #endif /* CONFIG_SMP */
@@ -1776,6 +1865,7 @@ void init_smart_rq(struct rq *rq)
 {
 	smart_queue_init(&rq->smart.q);
 	INIT_LIST_HEAD(&rq->smart.waiters);
+	INIT_LIST_HEAD(&rq->smart.parked);
 	rq->smart.kick_src = -1;
 	hrtimer_init(&rq->smart.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
 	rq->smart.timer.function = smart_timer_fn;

@@ -16,6 +16,7 @@
 struct rq;
 struct task_struct;
 struct task_group;
+struct cfs_bandwidth;
 
 #ifdef CONFIG_SCHED_SMART
 
@@ -46,6 +47,8 @@ struct task_group;
  * @nr_movable:	waiting tasks that may run on another CPU
  * @probe:	the next CPU the tick compares its load with
  * @waiters:	runnable tasks that are not running, longest waiting first
+ * @parked:	runnable tasks whose task group is out of its cpu.max quota
+ *		here (bandwidth.c): on no queue, not in nr_running
  * @last_wake_preempt: rq_clock() of the last preemption by a woken
  *		conventional task of the running task's priority
  * @handoff_since: rq_clock() when a preemption of the running task was
@@ -83,6 +86,7 @@ struct smart_rq {
 	unsigned int nr_movable;
 	int probe;
 	struct list_head waiters;
+	struct list_head parked;
 	u64 last_wake_preempt;
 	u64 handoff_since;
 	unsigned int nr_kthread_waiting;
@@ -269,14 +273,45 @@ static inline struct smart_group *smart_task_group(struct task_struct *p,
 static inline void smart_tick_groups(struct rq *rq, struct task_struct *p) { }
 #endif
 
-/*
- * cpu.max: with sched_smart=all every task of a group is SMART's and
- * none would be throttled, so a limit is refused rather than ignored.
- */
-static inline bool smart_refuses_bandwidth(u64 quota)
+/* cpu.max for SMART tasks (bandwidth.c). */
+#ifdef CONFIG_CFS_BANDWIDTH
+/* Set once a group first has a limit: until then a charge costs a nop. */
+DECLARE_STATIC_KEY_FALSE(smart_bw_used);
+bool __smart_bw_charge(struct rq *rq, struct task_struct *p, u64 delta);
+bool __smart_bw_parks(struct rq *rq, struct task_struct *p);
+
+static inline bool smart_bw_charge(struct rq *rq, struct task_struct *p,
+				   u64 delta)
 {
-	return sched_smart_all && quota != RUNTIME_INF;
+	return static_branch_unlikely(&smart_bw_used) &&
+	       __smart_bw_charge(rq, p, delta);
 }
+
+static inline bool smart_bw_parks(struct rq *rq, struct task_struct *p)
+{
+	return static_branch_unlikely(&smart_bw_used) &&
+	       __smart_bw_parks(rq, p);
+}
+
+bool smart_bw_throttled(struct cfs_bandwidth *b);
+bool smart_bw_distribute(struct cfs_bandwidth *b);
+void smart_bw_set(struct task_group *tg);
+void smart_bw_offline(struct rq *rq);
+#else
+static inline bool smart_bw_charge(struct rq *rq, struct task_struct *p,
+				   u64 delta)
+{
+	return false;
+}
+
+static inline bool smart_bw_parks(struct rq *rq, struct task_struct *p)
+{
+	return false;
+}
+
+static inline void smart_bw_offline(struct rq *rq) { }
+#endif
+void smart_unpark_ready(struct rq *rq);
 
 /*
  * sched_smart_entity::tc_flags of an implicit constraint, one the kernel
@@ -355,7 +390,17 @@ static inline bool smart_alloc_group(struct task_group *tg,
 static inline void smart_free_group(struct task_group *tg) { }
 static inline void smart_group_set_shares(struct rq *rq,
 					  struct task_group *tg) { }
-static inline bool smart_refuses_bandwidth(u64 quota) { return false; }
+static inline bool smart_bw_throttled(struct cfs_bandwidth *b)
+{
+	return false;
+}
+
+static inline bool smart_bw_distribute(struct cfs_bandwidth *b)
+{
+	return false;
+}
+
+static inline void smart_bw_set(struct task_group *tg) { }
 static inline void sched_smart_fork(struct task_struct *p) { }
 static inline void sched_smart_setscheduler(struct rq *rq,
 					    struct task_struct *p) { }
