@@ -35,7 +35,15 @@
  *                     the depth (a tick re-weighting the chain took 2 s)
  *   constrained       a periodic time-constrained task in a group meets
  *                     its deadlines while another group is saturated
- *   cpu_max           sched_smart=all refuses a cpu.max limit
+ *   cpu_max           a group limited to 20 ms per 100 ms beside another
+ *                     group's hog gets 20 +- 2% of the CPU, and cpu.stat
+ *                     counts the throttled periods and time
+ *   cpu_max_nested    a{a1 limited to 10%, a2} limited to 40% beside b:
+ *                     a1 10%, a 40%, b the rest; "max" while throttled
+ *                     gives a its weight's half again at once
+ *   cpu_max_offline   a limited group's hog pinned to a CPU that goes
+ *                     offline while the group is throttled there runs
+ *                     on elsewhere, and limited again
  */
 #include <ftw.h>
 #include <sys/mount.h>
@@ -684,24 +692,146 @@ TEST_F(cg, constrained)
 	EXPECT_GE(r->met + r->missed, 140);
 }
 
+/* the value of @key in @dir's cpu.stat, -1 if none */
+static long long cpu_stat(const char *dir, const char *key)
+{
+	char path[256], k[64];
+	long long v, r = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cpu.stat", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", k, &v) == 2) {
+		if (!strcmp(k, key))
+			r = v;
+	}
+	fclose(f);
+	return r;
+}
+
+/* percent of one CPU hog @i had in the last window */
+static double cpu_pct(const struct hog_set *h, int i)
+{
+	return 100.0 * hog_delta(h, i) / (h->t1 - h->t0);
+}
+
+#define EXPECT_PCT(h, i, want, tol, what) do {				\
+	double __got = cpu_pct(h, i);					\
+	TH_LOG("%s: %.1f%% of a CPU (expected %.1f +- %.1f)", what,	\
+	       __got, (double)(want), (double)(tol));			\
+	EXPECT_TRUE(__got >= (want) - (tol) && __got <= (want) + (tol)) { \
+		TH_LOG("%s: %.1f%% of a CPU, expected %.1f +- %.1f",	\
+		       what, __got, (double)(want), (double)(tol));	\
+	}								\
+} while (0)
+
+/* cpu.max written, or the test skipped where the kernel has none */
+#define CPU_MAX(dir, val) do {						\
+	int __r = write_in(dir, "cpu.max", val);			\
+	if (__r == -ENOENT)						\
+		SKIP(return, "no cpu.max (CONFIG_CFS_BANDWIDTH off)");	\
+	ASSERT_EQ(0, __r) {						\
+		TH_LOG("cpu.max %s in %s: %s", val, dir, strerror(-__r)); \
+	}								\
+} while (0)
+
 TEST_F(cg, cpu_max)
 {
 	const char *a = cg_make(self, self->top, "a", 100);
-	int r;
+	const char *b = cg_make(self, self->top, "b", 100);
+	long long periods, throttled, usec;
 
-	ASSERT_NE(NULL, a);
-	r = write_in(a, "cpu.max", "50000 100000");
-	if (r == -ENOENT)
-		SKIP(return, "no cpu.max (CONFIG_CFS_BANDWIDTH off)");
-	if (smart_mode() == 1) {
-		EXPECT_EQ(-EOPNOTSUPP, r) {
-			TH_LOG("cpu.max limit under sched_smart=all: %s",
-			       strerror(-r));
-		}
-	} else {
-		EXPECT_EQ(0, r);
-	}
-	EXPECT_EQ(0, write_in(a, "cpu.max", "max 100000"));
+	ASSERT_TRUE(a && b);
+	CPU_MAX(a, "20000 100000");
+	cg_hog(_metadata, self, a, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, b, CPU0, NULL, NULL);
+	hogs_go(&self->h);
+	sleep_ns(NSEC_PER_SEC);
+	periods = cpu_stat(a, "nr_periods");
+	throttled = cpu_stat(a, "nr_throttled");
+	usec = cpu_stat(a, "throttled_usec");
+	hogs_measure(&self->h, 4 * NSEC_PER_SEC);
+	EXPECT_PCT(&self->h, 0, 20, 2, "a (cpu.max 20000 100000)");
+	EXPECT_PCT(&self->h, 1, 80, 4, "b (no limit)");
+	periods = cpu_stat(a, "nr_periods") - periods;
+	throttled = cpu_stat(a, "nr_throttled") - throttled;
+	usec = cpu_stat(a, "throttled_usec") - usec;
+	TH_LOG("in 4 s: %lld periods, %lld throttled, %lld ms throttled",
+	       periods, throttled, usec / 1000);
+	/* 40 periods, each throttled for about 80 ms */
+	EXPECT_GE(periods, 36);
+	EXPECT_GE(throttled, 36);
+	EXPECT_GE(usec, 2500 * 1000LL);
+	EXPECT_LE(usec, 4000 * 1000LL);
+}
+
+TEST_F(cg, cpu_max_nested)
+{
+	const char *a = cg_make(self, self->top, "a", 100);
+	const char *b = cg_make(self, self->top, "b", 100);
+	const char *a1, *a2;
+
+	ASSERT_TRUE(a && b);
+	ASSERT_EQ(0, write_in(a, "cgroup.subtree_control", "+cpu"));
+	a1 = cg_make(self, a, "a1", 100);
+	a2 = cg_make(self, a, "a2", 100);
+	ASSERT_TRUE(a1 && a2);
+	CPU_MAX(a, "40000 100000");
+	CPU_MAX(a1, "10000 100000");
+	cg_hog(_metadata, self, a1, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, a2, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, a2, CPU0, NULL, NULL);
+	cg_hog(_metadata, self, b, CPU0, NULL, NULL);
+	hogs_go(&self->h);
+	sleep_ns(NSEC_PER_SEC);
+	hogs_measure(&self->h, 4 * NSEC_PER_SEC);
+	EXPECT_PCT(&self->h, 0, 10, 2, "a/a1 (10 ms per 100 ms)");
+	EXPECT_PART(&self->h, 0, 3, 40, "a (40 ms per 100 ms)");
+	EXPECT_PART(&self->h, 3, 4, 60, "b (no limit)");
+	/* the limits go while a is throttled: no task is left parked */
+	CPU_MAX(a1, "max 100000");
+	CPU_MAX(a, "max 100000");
+	hogs_measure(&self->h, 2 * NSEC_PER_SEC);
+	EXPECT_PART(&self->h, 0, 3, 50, "a after cpu.max max");
+	EXPECT_PART(&self->h, 0, 1, 25, "a/a1 after cpu.max max");
+}
+
+TEST_F(cg, cpu_max_offline)
+{
+	const char *a = cg_make(self, self->top, "a", 100);
+	const char *b = cg_make(self, self->top, "b", 100);
+	long long before, after;
+	char online[64];
+	int cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
+
+	ASSERT_TRUE(a && b);
+	snprintf(online, sizeof(online), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	if (cpu < 1 || access(online, W_OK))
+		SKIP(return, "needs a CPU that can go offline");
+	CPU_MAX(a, "20000 100000");
+	cg_hog(_metadata, self, a, 1UL << cpu, NULL, NULL);
+	cg_hog(_metadata, self, b, 1UL << cpu, NULL, NULL);
+	hogs_go(&self->h);
+	sleep_ns(NSEC_PER_SEC);
+	/* a is throttled on @cpu most of the time: it goes then */
+	ASSERT_EQ(0, write_str(online, "0"));
+	hogs_measure(&self->h, 2 * NSEC_PER_SEC);
+	before = hog_delta(&self->h, 0);
+	TH_LOG("cpu%d offline: a %.1f%%, b %.1f%% of a CPU", cpu,
+	       cpu_pct(&self->h, 0), cpu_pct(&self->h, 1));
+	EXPECT_EQ(0, write_str(online, "1"));
+	hogs_measure(&self->h, 2 * NSEC_PER_SEC);
+	after = hog_delta(&self->h, 0);
+	TH_LOG("cpu%d online again: a %.1f%% of a CPU", cpu,
+	       cpu_pct(&self->h, 0));
+	/* it ran, within its limit, while its CPU was away and after */
+	EXPECT_GT(before, 0);
+	EXPECT_LE(before, 2 * NSEC_PER_SEC * 24 / 100);
+	EXPECT_GT(after, 0);
+	EXPECT_LE(cpu_pct(&self->h, 0), 24);
 }
 
 TEST_HARNESS_MAIN
