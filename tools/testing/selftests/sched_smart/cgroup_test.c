@@ -33,6 +33,7 @@
  *                     that sleeps 1 ms at a time: its wake-ups are not
  *                     held back by work under the rq lock that grows with
  *                     the depth (a tick re-weighting the chain took 2 s)
+ *   delegated_deep_limited  the same with cpu.max set at every level
  *   constrained       a periodic time-constrained task in a group meets
  *                     its deadlines while another group is saturated
  *   cpu_max           a group limited to 20 ms per 100 ms beside another
@@ -496,6 +497,7 @@ TEST_F(cg, flood)
 
 struct deep_shared {
 	char dir[256];		/* the delegated subtree's root */
+	bool limited;		/* nobody sets cpu.max at every level */
 	int built;		/* groups nobody made, -errno on failure */
 	long long wakes, late_max;
 };
@@ -544,7 +546,9 @@ static void deep_body(void *arg)
 	for (i = 0; i < DEEP; i++) {
 		fd = open("cgroup.subtree_control", O_WRONLY);
 		if (fd < 0 || write(fd, "+cpu", 4) != 4 ||
-		    (mkdir("x", 0755) && errno != EEXIST) || chdir("x")) {
+		    (mkdir("x", 0755) && errno != EEXIST) ||
+		    (sh->limited && write_in("x", "cpu.max", "100000 100000")) ||
+		    chdir("x")) {
 			sh->built = -errno;
 			_exit(6);
 		}
@@ -579,7 +583,8 @@ static void waker_body(void *arg)
 	}
 }
 
-TEST_F_TIMEOUT(cg, delegated_deep, 360)
+static void delegated_deep(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(cg) * self, bool limited)
 {
 	const char *a = cg_make(self, self->top, "a", 100);
 	const char *d = cg_make(self, self->top, "d", 100);
@@ -608,6 +613,7 @@ TEST_F_TIMEOUT(cg, delegated_deep, 360)
 		}
 	}
 	snprintf(sh->dir, sizeof(sh->dir), "%s", d);
+	sh->limited = limited;
 	cg_hog(_metadata, self, a, CPU0, waker_body, sh);
 	cg_hog(_metadata, self, home, CPU0, deep_body, sh);
 	hogs_go(&self->h);
@@ -640,6 +646,21 @@ TEST_F_TIMEOUT(cg, delegated_deep, 360)
 	EXPECT_EQ(DEEP, i) {
 		TH_LOG("rmdir %s: %s", path, strerror(errno));
 	}
+}
+
+TEST_F_TIMEOUT(cg, delegated_deep, 360)
+{
+	delegated_deep(_metadata, self, false);
+}
+
+/*
+ * The same with a limit at every level nobody made (one CPU each, never
+ * reached): each of the deep task's charges walks the thousand limited
+ * groups (kernel/sched/smart/bandwidth.c), as fair's walks its levels.
+ */
+TEST_F_TIMEOUT(cg, delegated_deep_limited, 360)
+{
+	delegated_deep(_metadata, self, true);
 }
 
 struct periodic_result {
