@@ -50,18 +50,22 @@ static inline bool smart_bw_limited(struct task_group *tg)
 }
 
 /*
- * Take runtime from @b's pool to bring @g's up to a slice; @g's rq is
- * locked (rq lock before cfs_b->lock, as in fair).
+ * Take runtime from @b's pool to bring @g's, which is not positive, up to
+ * @target; @rq, @g's, is locked (rq lock before cfs_b->lock, as in fair).
+ * A node the pool cannot serve is throttled under the pool's lock, as
+ * throttle_cfs_rq() lists a cfs_rq, so that a period timer that refills
+ * the pool meanwhile sees it.
  *
  * Return: @g has runtime left.
  */
-static bool smart_bw_assign(struct cfs_bandwidth *b, struct smart_group *g)
+static bool smart_bw_assign(struct rq *rq, struct cfs_bandwidth *b,
+			    struct smart_group *g, u64 target)
 {
-	u64 want = SMART_BW_SLICE_NS - g->bw_remaining;
+	u64 want = target - g->bw_remaining;
 
 	guard(raw_spinlock)(&b->lock);
 	if (b->quota == RUNTIME_INF) {
-		g->bw_remaining = SMART_BW_SLICE_NS;
+		g->bw_remaining = target;
 		return true;
 	}
 	start_cfs_bandwidth(b);
@@ -72,24 +76,26 @@ static bool smart_bw_assign(struct cfs_bandwidth *b, struct smart_group *g)
 		g->bw_remaining += amount;
 		b->idle = 0;
 	}
-	return g->bw_remaining > 0;
+	if (g->bw_remaining > 0)
+		return true;
+	if (!g->bw_throttled) {
+		g->bw_throttled_at = rq_clock(rq);
+		WRITE_ONCE(g->bw_throttled, true);
+	}
+	return false;
 }
 
 /*
  * Is @g, the node of the limited group @tg on @rq's CPU, out of runtime?
- * One that has none left takes some from the pool, or is throttled.
+ * One that has none left takes a slice from the pool, or is throttled.
  */
 static bool smart_bw_out(struct rq *rq, struct task_group *tg,
 			 struct smart_group *g)
 {
 	if (g->bw_throttled)
 		return true;
-	if (g->bw_remaining > 0 ||
-	    smart_bw_assign(&tg->cfs_bandwidth, g))
-		return false;
-	g->bw_throttled_at = rq_clock(rq);
-	WRITE_ONCE(g->bw_throttled, true);
-	return true;
+	return g->bw_remaining <= 0 &&
+	       !smart_bw_assign(rq, &tg->cfs_bandwidth, g, SMART_BW_SLICE_NS);
 }
 
 /* @g is throttled: it has runtime again, or its limit changed. */
@@ -158,6 +164,52 @@ bool __smart_bw_parks(struct rq *rq, struct task_struct *p)
 }
 
 /**
+ * smart_bw_task_throttled() - is a task's group throttled on a CPU?
+ * @p:		a SMART task
+ * @cpu:	a CPU, its rq not necessarily locked
+ *
+ * A hint without the rq lock: core scheduling must not pick a parked task
+ * from its tree, and a pull should not bring a task where it would be
+ * parked.
+ *
+ * Return: a limited group of @p, or above it, is throttled on @cpu.
+ */
+bool smart_bw_task_throttled(struct task_struct *p, int cpu)
+{
+	struct task_group *tg;
+
+	if (!static_branch_unlikely(&smart_bw_used))
+		return false;
+	for (tg = task_group(p); tg && tg->smart; tg = tg->parent) {
+		if (READ_ONCE(per_cpu_ptr(tg->smart, cpu)->bw_throttled))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * smart_bw_constrained() - may a task's group be throttled?
+ * @p:	a SMART task, its rq locked
+ *
+ * Its CPU keeps the tick while it runs, or nothing would charge it on a
+ * nohz_full CPU (as fair's cfs_task_bw_constrained()).
+ *
+ * Return: a group of @p, or above it, has a limit.
+ */
+bool smart_bw_constrained(struct task_struct *p)
+{
+	struct task_group *tg;
+
+	if (!static_branch_unlikely(&smart_bw_used))
+		return false;
+	for (tg = task_group(p); tg && tg->smart; tg = tg->parent) {
+		if (smart_bw_limited(tg))
+			return true;
+	}
+	return false;
+}
+
+/**
  * smart_bw_throttled() - has a group any throttled SMART node?
  * @b:	the group's pool, locked
  *
@@ -185,8 +237,12 @@ bool smart_bw_throttled(struct cfs_bandwidth *b)
  * @b:	the group's pool, not locked (the period timer dropped its lock,
  *	as for distribute_cfs_runtime())
  *
- * Each throttled node takes a slice if the pool has it, and its CPU
- * unparks the tasks that nothing else throttles.
+ * Each throttled node takes what pays its overrun and a nanosecond more,
+ * as fair's cfs_rqs do, if the pool has it, and its CPU unparks the tasks
+ * that nothing else throttles; they take their slices as they run.  The
+ * walk starts at another CPU every period, so that when the pool cannot
+ * pay every node, the same CPUs are not served first every time (fair
+ * serves its throttled cfs_rqs in the order they were throttled).
  *
  * Return: a node is still throttled: the pool ran dry.
  */
@@ -194,12 +250,13 @@ bool smart_bw_distribute(struct cfs_bandwidth *b)
 {
 	struct task_group *tg = container_of(b, struct task_group,
 					     cfs_bandwidth);
+	unsigned int start = (unsigned int)b->nr_periods % nr_cpu_ids;
 	bool throttled = false;
 	int cpu;
 
 	if (!smart_bw_on() || !tg->smart)
 		return false;
-	for_each_online_cpu(cpu) {
+	for_each_cpu_wrap(cpu, cpu_online_mask, start) {
 		struct smart_group *g = per_cpu_ptr(tg->smart, cpu);
 		struct rq *rq = cpu_rq(cpu);
 
@@ -209,7 +266,7 @@ bool smart_bw_distribute(struct cfs_bandwidth *b)
 		update_rq_clock(rq);
 		if (!g->bw_throttled)
 			continue;
-		if (!smart_bw_assign(b, g)) {
+		if (!smart_bw_assign(rq, b, g, 1)) {
 			throttled = true;
 			continue;
 		}
@@ -256,7 +313,8 @@ void smart_bw_set(struct task_group *tg)
  * @rq:	its rq, locked, clock updated, no longer online
  *
  * As fair's unthrottle_offline_cfs_rqs(): the parked tasks must run to
- * leave, and smart_bw_parks() parks nothing on an offline rq.
+ * leave, and smart_bw_parks() parks nothing on an offline rq.  What a
+ * node held is dropped (not returned to the pool), as fair drops it.
  */
 void smart_bw_offline(struct rq *rq)
 {

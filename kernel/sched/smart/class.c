@@ -845,7 +845,6 @@ static void smart_park(struct rq *rq, struct task_struct *p)
 	if (rq->smart.told == p)
 		rq->smart.told = NULL;
 	sub_nr_running(rq, 1);
-	smart_update_masks(rq);
 }
 
 static void smart_unpark(struct rq *rq, struct task_struct *p)
@@ -857,10 +856,9 @@ static void smart_unpark(struct rq *rq, struct task_struct *p)
 	p->smart.parked = false;
 	sme->group = smart_task_group(p, cpu_of(rq));
 	smart_join(smart_q(rq), sme, SMART_JOIN_MOVE, &sp);
+	add_nr_running(rq, 1);
 	if (!task_current(rq, p))
 		smart_wait_start(rq, p);
-	add_nr_running(rq, 1);
-	smart_update_masks(rq);
 }
 
 /**
@@ -902,12 +900,28 @@ static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 	WARN_ON_ONCE(sme->queue && sme->queue != q);
 	if (!sme->queue)
 		sme->group = smart_task_group(p, cpu_of(rq));
-
 	if (flags & ENQUEUE_WAKEUP) {
 		/* Another CPU's clock may be behind the one it blocked on. */
 		p->smart.slept = p->smart.blocked_at ?
 			max_t(s64, rq_clock(rq) - p->smart.blocked_at, 0) : 0;
 		p->smart.woke_exec = p->se.sum_exec_runtime;
+	}
+
+	/*
+	 * Its task group is out of its cpu.max quota here: parked at once,
+	 * before a wake-up is counted or a constraint inferred for it (a
+	 * sleeper still on the queue leaves it with its lag).  The running
+	 * task is parked by the pick.
+	 */
+	if (unlikely(!task_current(rq, p) && smart_bw_parks(rq, p))) {
+		if (sme->queue)
+			smart_leave(q, sme);
+		list_add_tail(&p->smart.wait_node, &rq->smart.parked);
+		p->smart.parked = true;
+		return;
+	}
+
+	if (flags & ENQUEUE_WAKEUP) {
 		smart_note_waker(p);
 		smart_wake(q, sme, rq_clock(rq), &sp);
 		smart_infer_wake_task(rq, p);
@@ -921,12 +935,8 @@ static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 		smart_wait_start(rq, p);
 	add_nr_running(rq, 1);
 	smart_update_masks(rq);
-	if (unlikely(smart_bw_parks(rq, p))) {
-		if (task_current(rq, p))
-			resched_curr(rq);
-		else
-			smart_park(rq, p);
-	}
+	if (unlikely(task_current(rq, p) && smart_bw_parks(rq, p)))
+		resched_curr(rq);
 }
 
 /* An exiting task's constraint ends. */
@@ -1592,7 +1602,8 @@ static bool smart_can_pull(struct rq *src, struct task_struct *p, int cpu)
 {
 	return p->nr_cpus_allowed > 1 && !task_on_cpu(src, p) &&
 	       !is_migration_disabled(p) &&
-	       (cpu < 0 || cpumask_test_cpu(cpu, p->cpus_ptr));
+	       (cpu < 0 || (cpumask_test_cpu(cpu, p->cpus_ptr) &&
+			    !smart_bw_task_throttled(p, cpu)));
 }
 
 /*
@@ -1994,7 +2005,11 @@ void sched_smart_fork(struct task_struct *p)
  */
 bool sched_smart_can_stop_tick(struct rq *rq)
 {
-	return smart_q(rq)->nr_runnable <= 1;
+	if (smart_q(rq)->nr_runnable > 1)
+		return false;
+	/* Its cpu.max quota is charged at the tick (bandwidth.c). */
+	return rq->curr->sched_class != &smart_sched_class ||
+	       !smart_bw_constrained(rq->curr);
 }
 
 #ifdef CONFIG_SCHED_CORE
@@ -2011,6 +2026,12 @@ bool sched_smart_can_stop_tick(struct rq *rq)
  *
  * Return: true if @a should run after @b.
  */
+/* Core scheduling must not pick a parked task from its tree. */
+static int task_is_throttled_smart(struct task_struct *p, int cpu)
+{
+	return p->smart.parked || smart_bw_task_throttled(p, cpu);
+}
+
 bool smart_prio_less(const struct task_struct *a, const struct task_struct *b)
 {
 	const struct smart_entity *sa = &a->smart.ent, *sb = &b->smart.ent;
@@ -2062,4 +2083,7 @@ DEFINE_SCHED_CLASS(smart) = {
 
 	.get_rr_interval	= get_rr_interval_smart,
 	.update_curr		= update_curr_smart,
+#ifdef CONFIG_SCHED_CORE
+	.task_is_throttled	= task_is_throttled_smart,
+#endif
 };

@@ -293,6 +293,8 @@ static inline bool smart_bw_parks(struct rq *rq, struct task_struct *p)
 	       __smart_bw_parks(rq, p);
 }
 
+bool smart_bw_task_throttled(struct task_struct *p, int cpu);
+bool smart_bw_constrained(struct task_struct *p);
 bool smart_bw_throttled(struct cfs_bandwidth *b);
 bool smart_bw_distribute(struct cfs_bandwidth *b);
 void smart_bw_set(struct task_group *tg);
@@ -305,6 +307,16 @@ static inline bool smart_bw_charge(struct rq *rq, struct task_struct *p,
 }
 
 static inline bool smart_bw_parks(struct rq *rq, struct task_struct *p)
+{
+	return false;
+}
+
+static inline bool smart_bw_task_throttled(struct task_struct *p, int cpu)
+{
+	return false;
+}
+
+static inline bool smart_bw_constrained(struct task_struct *p)
 {
 	return false;
 }
