@@ -2013,6 +2013,12 @@ bool sched_smart_can_stop_tick(struct rq *rq)
 }
 
 #ifdef CONFIG_SCHED_CORE
+/* Core scheduling must not pick a parked task from its tree. */
+static int task_is_throttled_smart(struct task_struct *p, int cpu)
+{
+	return p->smart.parked || smart_bw_task_throttled(p, cpu);
+}
+
 /**
  * smart_prio_less() - order two SMART tasks for core scheduling
  * @a:	a task
@@ -2026,12 +2032,6 @@ bool sched_smart_can_stop_tick(struct rq *rq)
  *
  * Return: true if @a should run after @b.
  */
-/* Core scheduling must not pick a parked task from its tree. */
-static int task_is_throttled_smart(struct task_struct *p, int cpu)
-{
-	return p->smart.parked || smart_bw_task_throttled(p, cpu);
-}
-
 bool smart_prio_less(const struct task_struct *a, const struct task_struct *b)
 {
 	const struct smart_entity *sa = &a->smart.ent, *sb = &b->smart.ent;
