@@ -209,17 +209,24 @@ TEST_F(cg, weights_100_300)
 	EXPECT_PART(&self->h, 4, 5, 75, "group b (weight 300, 1 hog)");
 }
 
+/* top/a{a1 (100), a2 (@w2)} and top/b (100), all made, or false */
+static bool cg_nest(FIXTURE_DATA(cg) * self, int w2, const char **a,
+		    const char **b, const char **a1, const char **a2)
+{
+	*a = cg_make(self, self->top, "a", 100);
+	*b = cg_make(self, self->top, "b", 100);
+	if (!*a || !*b || write_in(*a, "cgroup.subtree_control", "+cpu"))
+		return false;
+	*a1 = cg_make(self, *a, "a1", 100);
+	*a2 = cg_make(self, *a, "a2", w2);
+	return *a1 && *a2;
+}
+
 TEST_F(cg, nested)
 {
-	const char *a = cg_make(self, self->top, "a", 100);
-	const char *b = cg_make(self, self->top, "b", 100);
-	const char *a1, *a2;
+	const char *a, *b, *a1, *a2;
 
-	ASSERT_TRUE(a && b);
-	ASSERT_EQ(0, write_in(a, "cgroup.subtree_control", "+cpu"));
-	a1 = cg_make(self, a, "a1", 100);
-	a2 = cg_make(self, a, "a2", 300);
-	ASSERT_TRUE(a1 && a2);
+	ASSERT_TRUE(cg_nest(self, 300, &a, &b, &a1, &a2));
 	cg_hog(_metadata, self, a1, CPU0, NULL, NULL);
 	cg_hog(_metadata, self, a1, CPU0, NULL, NULL);
 	cg_hog(_metadata, self, a2, CPU0, NULL, NULL);
@@ -795,15 +802,9 @@ TEST_F(cg, cpu_max)
 
 TEST_F(cg, cpu_max_nested)
 {
-	const char *a = cg_make(self, self->top, "a", 100);
-	const char *b = cg_make(self, self->top, "b", 100);
-	const char *a1, *a2;
+	const char *a, *b, *a1, *a2;
 
-	ASSERT_TRUE(a && b);
-	ASSERT_EQ(0, write_in(a, "cgroup.subtree_control", "+cpu"));
-	a1 = cg_make(self, a, "a1", 100);
-	a2 = cg_make(self, a, "a2", 100);
-	ASSERT_TRUE(a1 && a2);
+	ASSERT_TRUE(cg_nest(self, 100, &a, &b, &a1, &a2));
 	CPU_MAX(a, "40000 100000");
 	CPU_MAX(a1, "10000 100000");
 	cg_hog(_metadata, self, a1, CPU0, NULL, NULL);
