@@ -32,6 +32,7 @@
  * ahead of its quota once, never more in the long run.
  */
 #include <linux/mmu_context.h>
+#include <linux/random.h>
 #include "../sched.h"
 
 DEFINE_STATIC_KEY_FALSE(smart_bw_used);
@@ -240,9 +241,11 @@ bool smart_bw_throttled(struct cfs_bandwidth *b)
  * Each throttled node takes what pays its overrun and a nanosecond more,
  * as fair's cfs_rqs do, if the pool has it, and its CPU unparks the tasks
  * that nothing else throttles; they take their slices as they run.  The
- * walk starts at another CPU every period, so that when the pool cannot
- * pay every node, the same CPUs are not served first every time (fair
- * serves its throttled cfs_rqs in the order they were throttled).
+ * walk starts at a throttled node drawn at random, so that when the pool
+ * cannot serve every node, each is served first as often as the others
+ * (fair serves its throttled cfs_rqs in the order they were throttled).
+ * Walked in one fixed order, the first CPUs took the pool every period
+ * and the others' tasks stayed parked.
  *
  * Return: a node is still throttled: the pool ran dry.
  */
@@ -250,12 +253,26 @@ bool smart_bw_distribute(struct cfs_bandwidth *b)
 {
 	struct task_group *tg = container_of(b, struct task_group,
 					     cfs_bandwidth);
-	unsigned int start = (unsigned int)b->nr_periods % nr_cpu_ids;
+	unsigned int nr = 0, skip;
 	bool throttled = false;
-	int cpu;
+	int cpu, start = -1;
 
 	if (!smart_bw_on() || !tg->smart)
 		return false;
+	for_each_online_cpu(cpu)
+		nr += READ_ONCE(per_cpu_ptr(tg->smart, cpu)->bw_throttled);
+	if (!nr)
+		return false;
+	skip = get_random_u32_below(nr);
+	for_each_online_cpu(cpu) {
+		if (READ_ONCE(per_cpu_ptr(tg->smart, cpu)->bw_throttled) &&
+		    !skip--) {
+			start = cpu;
+			break;
+		}
+	}
+	if (start < 0)		/* they changed meanwhile */
+		start = cpumask_first(cpu_online_mask);
 	for_each_cpu_wrap(cpu, cpu_online_mask, start) {
 		struct smart_group *g = per_cpu_ptr(tg->smart, cpu);
 		struct rq *rq = cpu_rq(cpu);
