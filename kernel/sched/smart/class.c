@@ -1211,7 +1211,7 @@ void sched_smart_setscheduler(struct rq *rq, struct task_struct *p)
 /* A waiting task whose class or priority changed may now outrank curr. */
 static void switched_to_smart(struct rq *rq, struct task_struct *p)
 {
-	if (task_on_rq_queued(p) && rq->donor != p)
+	if (task_on_rq_queued(p) && !p->smart.parked && rq->donor != p)
 		wakeup_preempt(rq, p, 0);
 }
 

@@ -151,7 +151,7 @@ static void smart_apply(struct task_struct *p, const struct smart_attr *attr)
 	if (p->sched_class == &smart_sched_class) {
 		if (task_current(rq, p))
 			resched_curr(rq);
-		else if (task_on_rq_queued(p))
+		else if (task_on_rq_queued(p) && !p->smart.parked)
 			wakeup_preempt(rq, p, 0);
 	}
 	task_rq_unlock(rq, p, &rf);
