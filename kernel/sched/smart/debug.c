@@ -169,6 +169,7 @@ void smart_proc_show_task(struct task_struct *p, struct seq_file *m)
 	SMART_P("share", smart_user_share(sme->share));
 	SMART_P("own_share", sme->own_share);
 	SMART_P("state", sme->state);
+	SMART_P("parked", sse->parked);
 	SMART_P("bvft", sme->bvft);
 	SMART_P("lag_ns", smart_lag_ns(sme));
 	SMART_P("bias", sme->bias);
