@@ -45,6 +45,10 @@ static inline bool smart_bw_on(void)
 	return static_branch_unlikely(&smart_bw_used);
 }
 
+/* @tg, then each group above it that SMART knows. */
+#define for_each_smart_tg(tg, p) \
+	for (tg = task_group(p); tg && tg->smart; tg = tg->parent)
+
 static inline bool smart_bw_limited(struct task_group *tg)
 {
 	return READ_ONCE(tg->cfs_bandwidth.quota) != RUNTIME_INF;
@@ -128,7 +132,7 @@ bool __smart_bw_charge(struct rq *rq, struct task_struct *p, u64 delta)
 
 	if (!rq->smart.online)
 		return false;
-	for (tg = task_group(p); tg && tg->smart; tg = tg->parent) {
+	for_each_smart_tg(tg, p) {
 		struct smart_group *g;
 
 		if (!smart_bw_limited(tg))
@@ -156,7 +160,7 @@ bool __smart_bw_parks(struct rq *rq, struct task_struct *p)
 
 	if (!rq->smart.online)
 		return false;
-	for (tg = task_group(p); tg && tg->smart; tg = tg->parent) {
+	for_each_smart_tg(tg, p) {
 		if (smart_bw_limited(tg) &&
 		    smart_bw_out(rq, tg, per_cpu_ptr(tg->smart, cpu_of(rq))))
 			return true;
@@ -179,9 +183,9 @@ bool smart_bw_task_throttled(struct task_struct *p, int cpu)
 {
 	struct task_group *tg;
 
-	if (!static_branch_unlikely(&smart_bw_used))
+	if (!smart_bw_on())
 		return false;
-	for (tg = task_group(p); tg && tg->smart; tg = tg->parent) {
+	for_each_smart_tg(tg, p) {
 		if (READ_ONCE(per_cpu_ptr(tg->smart, cpu)->bw_throttled))
 			return true;
 	}
@@ -201,13 +205,26 @@ bool smart_bw_constrained(struct task_struct *p)
 {
 	struct task_group *tg;
 
-	if (!static_branch_unlikely(&smart_bw_used))
+	if (!smart_bw_on())
 		return false;
-	for (tg = task_group(p); tg && tg->smart; tg = tg->parent) {
+	for_each_smart_tg(tg, p) {
 		if (smart_bw_limited(tg))
 			return true;
 	}
 	return false;
+}
+
+/* How many of @tg's nodes on online CPUs are throttled, without their locks. */
+static unsigned int smart_bw_nr_throttled(struct task_group *tg)
+{
+	unsigned int nr = 0;
+	int cpu;
+
+	if (!smart_bw_on() || !tg->smart)
+		return 0;
+	for_each_online_cpu(cpu)
+		nr += READ_ONCE(per_cpu_ptr(tg->smart, cpu)->bw_throttled);
+	return nr;
 }
 
 /**
@@ -222,15 +239,8 @@ bool smart_bw_throttled(struct cfs_bandwidth *b)
 {
 	struct task_group *tg = container_of(b, struct task_group,
 					     cfs_bandwidth);
-	int cpu;
 
-	if (!smart_bw_on() || !tg->smart)
-		return false;
-	for_each_online_cpu(cpu) {
-		if (READ_ONCE(per_cpu_ptr(tg->smart, cpu)->bw_throttled))
-			return true;
-	}
-	return false;
+	return smart_bw_nr_throttled(tg);
 }
 
 /**
@@ -253,14 +263,10 @@ bool smart_bw_distribute(struct cfs_bandwidth *b)
 {
 	struct task_group *tg = container_of(b, struct task_group,
 					     cfs_bandwidth);
-	unsigned int nr = 0, skip;
+	unsigned int nr = smart_bw_nr_throttled(tg), skip;
 	bool throttled = false;
 	int cpu, start = -1;
 
-	if (!smart_bw_on() || !tg->smart)
-		return false;
-	for_each_online_cpu(cpu)
-		nr += READ_ONCE(per_cpu_ptr(tg->smart, cpu)->bw_throttled);
 	if (!nr)
 		return false;
 	skip = get_random_u32_below(nr);
