@@ -827,6 +827,13 @@ static void smart_handoff_resume(struct task_struct *p)
 	}
 }
 
+/* @p, on no queue and not counted in nr_running, waits on @rq's list. */
+static void smart_park_list(struct rq *rq, struct task_struct *p)
+{
+	list_add_tail(&p->smart.wait_node, &rq->smart.parked);
+	p->smart.parked = true;
+}
+
 /*
  * cpu.max (bandwidth.c): a runnable task whose task group is out of its
  * quota on @rq's CPU is parked, as fair's throttle_cfs_rq() takes a
@@ -838,8 +845,7 @@ static void smart_park(struct rq *rq, struct task_struct *p)
 {
 	smart_leave(smart_q(rq), smart_se(p));
 	smart_wait_end(rq, p);
-	list_add_tail(&p->smart.wait_node, &rq->smart.parked);
-	p->smart.parked = true;
+	smart_park_list(rq, p);
 	if (rq->smart.rescue_next == p)
 		rq->smart.rescue_next = NULL;
 	if (rq->smart.told == p)
@@ -916,8 +922,7 @@ static void enqueue_task_smart(struct rq *rq, struct task_struct *p, int flags)
 	if (unlikely(!task_current(rq, p) && smart_bw_parks(rq, p))) {
 		if (sme->queue)
 			smart_leave(q, sme);
-		list_add_tail(&p->smart.wait_node, &rq->smart.parked);
-		p->smart.parked = true;
+		smart_park_list(rq, p);
 		return;
 	}
 
