@@ -1820,27 +1820,6 @@ static void smart_kick(int cpu, int src, bool rotate)
 }
 
 /*
- * The CPU of @mask after the one @rq probed last, wrapping, and not @rq's
- * own unless it is the only one: probing itself every other tick, a CPU
- * with two tasks that take turns each tick (a 10 ms quantum at HZ=100)
- * would only ever compare one of them with the other CPU.
- */
-static int smart_probe_next(struct rq *rq, const struct cpumask *mask)
-{
-	int cpu = rq->smart.probe, i;
-
-	for (i = 0; i < 2; i++) {
-		cpu = cpumask_next(cpu, mask);
-		if (cpu >= nr_cpu_ids)
-			cpu = cpumask_first(mask);
-		if (cpu != cpu_of(rq))
-			break;
-	}
-	rq->smart.probe = cpu;
-	return cpu;
-}
-
-/*
  * @rq has tasks waiting: kick a CPU that may run the most important
  * movable one and has no SMART task, so that it pulls.  At the tick
  * (@tick), if there is none, compare with the next CPU in turn (one CPU
@@ -1867,7 +1846,10 @@ static void smart_kick_balance(struct rq *rq, bool tick)
 	}
 	if (!tick)
 		return;
-	cpu = smart_probe_next(rq, p->cpus_ptr);
+	cpu = cpumask_next(rq->smart.probe, p->cpus_ptr);
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(p->cpus_ptr);
+	rq->smart.probe = cpu;
 	if (cpu == cpu_of(rq) || !cpu_active(cpu))
 		return;
 	load = smart_load(cpu);
