@@ -1523,13 +1523,9 @@ static void migrate_task_rq_smart(struct task_struct *p, int new_cpu)
  * hogs on 2 CPUs would get 100, 50 and 50% of a CPU for ever.  So, as
  * fair's balancer moves a task back and forth between CPUs whose loads
  * differ by one, a CPU with one SMART task more than another hands that
- * one a waiting task if its own running task has had clearly less recent
- * service than the one running there: the moved task is as loaded as
- * before, the task that stays has its CPU to itself.  The tasks take
- * turns on the less loaded CPU, and over time each gets the same
- * (weighted) part of the CPUs.  (Comparing the waiting task itself, the
- * least served one went back and forth every quantum and never had a CPU
- * to itself: 3 hogs on 2 CPUs got 75, 75 and 50%.)
+ * one its waiting task if the task has had clearly less recent service
+ * than the one running there: the tasks take turns on the less loaded
+ * CPU, and over time each gets the same (weighted) part of the CPUs.
  * A waiting task of higher priority than the running one's always goes
  * (priorities are strict), one of lower priority never; a task with a
  * time constraint is not moved (its CPU is chosen for its deadlines), but
@@ -1538,49 +1534,40 @@ static void migrate_task_rq_smart(struct task_struct *p, int new_cpu)
  *
  * "Clearly less": by more than 1/2^SMART_ROTATE_MARGIN of the running
  * task's, which must be at least 1/4 epoch, so that tasks do not move
- * back and forth on noise.  With 3 hogs on 2 CPUs each moves 3 times a
- * second (2.5 under EEVDF) and gets 66 to 68% of a CPU over 10 s.
- * Epochs of 134 ms and a margin of 1/4 let it drift to 58 to 73%
+ * back and forth on noise.  With 3 hogs on 2 CPUs each moves 3 to 5
+ * times a second (2 to 3 under EEVDF) and gets 64 to 69% of a CPU over
+ * 6 s.  Epochs of 134 ms and a margin of 1/4 let it drift to 58 to 73%
  * without -icount.
  */
 #define SMART_ROTATE_MARGIN	3
 #define SMART_ROTATE_MIN	(1ULL << (SMART_RECENT_SHIFT - 2))
 
 /*
- * Does a waiting task of priority @wprio go to the CPU where a task of
- * @rprio and recent service @running runs, from the CPU where one of
- * @sprio and @staying runs?  The move leaves the waiting task as loaded
- * as it was and gives its CPU to the staying task: it goes if that task
- * had clearly less recent service than the running one, which shares its
- * CPU from now on.
+ * Does a waiting task of priority @wprio and recent service @waiting go
+ * before a running one of @rprio and @running?
  */
-static bool smart_rotates_past(s32 wprio, s32 sprio, u64 staying, s32 rprio,
-			       u64 running)
+static bool smart_rotates_past(s32 wprio, u64 waiting, s32 rprio, u64 running)
 {
 	if (wprio != rprio)
 		return wprio > rprio;
-	return sprio == rprio && running >= SMART_ROTATE_MIN &&
-	       staying < running - (running >> SMART_ROTATE_MARGIN);
-}
-
-static bool smart_runs(struct task_struct *p)
-{
-	return p->sched_class == &smart_sched_class &&
-	       smart_se(p)->state == SMART_SE_RUNNABLE;
+	return running >= SMART_ROTATE_MIN &&
+	       waiting < running - (running >> SMART_ROTATE_MARGIN);
 }
 
 /*
- * Should waiting @p go from the CPU where @stay runs to the CPU where
- * @curr runs, one task less loaded?  Both rqs locked.
+ * Should waiting @p replace running @curr on the CPU of @curr, one task
+ * less loaded than @p's?  Both rqs locked.
  */
-static bool smart_rotates(struct task_struct *p, struct task_struct *stay,
-			  struct task_struct *curr, u64 now)
+static bool smart_rotates(struct task_struct *p, struct task_struct *curr,
+			  u64 now)
 {
-	if (!smart_runs(curr) || !smart_runs(stay) || smart_se(p)->tc.deadline)
+	const struct smart_entity *a = smart_se(p), *b = smart_se(curr);
+
+	if (curr->sched_class != &smart_sched_class ||
+	    b->state != SMART_SE_RUNNABLE || a->tc.deadline)
 		return false;
-	return smart_rotates_past(smart_se(p)->prio, smart_se(stay)->prio,
-				  smart_recent(stay, now), smart_se(curr)->prio,
-				  smart_recent(curr, now));
+	return smart_rotates_past(a->prio, smart_recent(p, now),
+				  b->prio, smart_recent(curr, now));
 }
 
 /*
@@ -1598,12 +1585,10 @@ static void smart_publish_recent(struct rq *rq, struct task_struct *curr)
 }
 
 /*
- * Would waiting @p go from @rq, where it waits behind the running @stay,
- * to @cpu (smart_rotates())?  A hint without @cpu's lock:
- * smart_rotate_from() checks under it.
+ * Would waiting @p (of @rq, as seen at @now) replace what runs on @cpu?
+ * A hint without @cpu's lock: smart_rotate_from() checks under it.
  */
-static bool smart_rotate_hint(struct rq *rq, struct task_struct *p,
-			      struct task_struct *stay, int cpu)
+static bool smart_rotate_hint(struct rq *rq, struct task_struct *p, int cpu)
 {
 	struct rq *dst = cpu_rq(cpu);
 	u64 now = rq_clock(rq);
@@ -1611,8 +1596,7 @@ static bool smart_rotate_hint(struct rq *rq, struct task_struct *p,
 	if (smart_se(p)->tc.deadline ||
 	    READ_ONCE(dst->smart.q.nr_runnable) != smart_load(cpu))
 		return false;
-	return smart_rotates_past(smart_se(p)->prio, smart_se(stay)->prio,
-				  smart_recent(stay, now),
+	return smart_rotates_past(smart_se(p)->prio, smart_recent(p, now),
 				  READ_ONCE(dst->smart.run_prio),
 				  smart_decay(READ_ONCE(dst->smart.run_recent),
 					      READ_ONCE(dst->smart.run_epoch),
@@ -1690,10 +1674,9 @@ static bool smart_pull_from(struct rq *rq, struct rq *src)
 }
 
 /*
- * Take a waiting task of @src, one SMART task more loaded than @rq, if
- * the task running there has had clearly less recent service than @prev,
- * which runs here (smart_rotates()), as of @now.  Called with @rq locked
- * and unpinned.
+ * Take the waiting task of @src, one SMART task more loaded than @rq, if
+ * it has had clearly less recent service than @prev, which runs here
+ * (smart_rotates()), as of @now.  Called with @rq locked and unpinned.
  */
 static void smart_rotate_from(struct rq *rq, struct rq *src,
 			      struct task_struct *prev, u64 now)
@@ -1704,7 +1687,7 @@ static void smart_rotate_from(struct rq *rq, struct rq *src,
 	if (src->smart.nr_movable &&
 	    smart_q(src)->nr_runnable == smart_load(cpu_of(rq)) + 1) {
 		p = smart_pullable(src, cpu_of(rq));
-		if (p && smart_rotates(p, src->curr, prev, now)) {
+		if (p && smart_rotates(p, prev, now)) {
 			trace_smart_rotate(p, cpu_of(src), cpu_of(rq));
 			smart_move(src, p, rq);
 		}
@@ -1855,7 +1838,7 @@ static void smart_kick_balance(struct rq *rq, bool tick)
 	load = smart_load(cpu);
 	if (smart_imbalanced(nr, load))
 		smart_kick(cpu, cpu_of(rq), false);
-	else if (nr == load + 1 && smart_rotate_hint(rq, p, rq->curr, cpu))
+	else if (nr == load + 1 && smart_rotate_hint(rq, p, cpu))
 		smart_kick(cpu, cpu_of(rq), true);
 }
 
@@ -2007,8 +1990,8 @@ void sched_smart_fork(struct task_struct *p)
 	sse->notifications = 0;
 	/*
 	 * recent and recent_epoch stay the parent's: a child that started
-	 * as the least served task would have a CPU to itself until it
-	 * caught up, and a task forking itself anew would keep it for ever.
+	 * as the least served task would never be rotated off its CPU, and a
+	 * task forking itself anew would keep a CPU to itself.
 	 */
 	/* Time constraints are per thread: none is inherited. */
 	smart_tc_fork(p);

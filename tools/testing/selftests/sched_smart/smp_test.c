@@ -9,10 +9,6 @@
  *                   waiting task must take turns on the less loaded CPU
  *                   (+-12% under SMART_STOLEN_CLOCK: host stalls charged
  *                   to whichever hog runs; strict in the -icount boots)
- *   uneven_2_late   the same, the third hog starting 300 ms after the
- *                   others: the least served task must get the less loaded
- *                   CPU in its turn too (moving it only, it went back and
- *                   forth each quantum: 75 / 75 / 50%)
  *   uneven_4        5 hogs on CPUs 0-3 (4+ CPUs): 80 +-8% each (+-12%)
  *   uneven_prio     2 hogs at priority 0 and 1 at -1 on CPUs 0-1: the two
  *                   get a CPU each (>= 90%), whichever CPU the lower one
@@ -168,21 +164,13 @@ TEST_F(smp, fair_unpinned)
 
 /* ------------------------------------------------------------------ */
 
-/* A hog that starts @arg ns after the others. */
-static void hog_late(void *arg)
-{
-	sleep_ns(*(const long long *)arg);
-	hog_spin_forever(NULL);
-}
-
 /*
  * @k + 1 equal SMART hogs allowed on CPUs 0..@k-1: each must get k/(k+1)
- * of a CPU within @tol (absolute) over the window.  The last hog starts
- * @late ns after the others.  The controller runs FIFO on the last CPU,
- * outside the hogs' CPUs when there is one.
+ * of a CPU within @tol (absolute) over the window.  The controller runs
+ * FIFO on the last CPU, outside the hogs' CPUs when there is one.
  */
 static void check_uneven(struct __test_metadata *_metadata,
-			 struct hog_set *h, int k, double tol, long long late)
+			 struct hog_set *h, int k, double tol)
 {
 	int ncpu = online_cpus(), n = k + 1, i;
 	double want = (double)k / n;
@@ -194,10 +182,9 @@ static void check_uneven(struct __test_metadata *_metadata,
 		tol = 0.12;
 	controller_setup(ncpu > k ? ncpu - 1 : -1);
 	for (i = 0; i < n; i++)
-		smart_hog(_metadata, h, (1UL << k) - 1,
-			  late && i == n - 1 ? hog_late : NULL, &late);
+		smart_hog(_metadata, h, (1UL << k) - 1, NULL, NULL);
 	hogs_go(h);
-	sleep_ns(500 * NSEC_PER_MSEC + late);
+	sleep_ns(500 * NSEC_PER_MSEC);
 	hogs_measure(h, 6 * NSEC_PER_SEC);
 	wall = h->t1 - h->t0;
 	for (i = 0; i < n; i++) {
@@ -218,17 +205,12 @@ static void check_uneven(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(smp, uneven_2, 60)
 {
-	check_uneven(_metadata, &self->h, 2, 0.07, 0);
-}
-
-TEST_F_TIMEOUT(smp, uneven_2_late, 60)
-{
-	check_uneven(_metadata, &self->h, 2, 0.07, 300 * NSEC_PER_MSEC);
+	check_uneven(_metadata, &self->h, 2, 0.07);
 }
 
 TEST_F_TIMEOUT(smp, uneven_4, 60)
 {
-	check_uneven(_metadata, &self->h, 4, 0.08, 0);
+	check_uneven(_metadata, &self->h, 4, 0.08);
 }
 
 TEST_F_TIMEOUT(smp, uneven_prio, 60)
