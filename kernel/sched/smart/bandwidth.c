@@ -45,10 +45,6 @@ static inline bool smart_bw_on(void)
 	return static_branch_unlikely(&smart_bw_used);
 }
 
-/* @tg, then each group above it that SMART knows. */
-#define for_each_smart_tg(tg, p) \
-	for (tg = task_group(p); tg && tg->smart; tg = tg->parent)
-
 static inline bool smart_bw_limited(struct task_group *tg)
 {
 	return READ_ONCE(tg->cfs_bandwidth.quota) != RUNTIME_INF;
@@ -132,7 +128,7 @@ bool __smart_bw_charge(struct rq *rq, struct task_struct *p, u64 delta)
 
 	if (!rq->smart.online)
 		return false;
-	for_each_smart_tg(tg, p) {
+	for (tg = task_group(p); tg && tg->smart; tg = tg->parent) {
 		struct smart_group *g;
 
 		if (!smart_bw_limited(tg))
@@ -160,7 +156,7 @@ bool __smart_bw_parks(struct rq *rq, struct task_struct *p)
 
 	if (!rq->smart.online)
 		return false;
-	for_each_smart_tg(tg, p) {
+	for (tg = task_group(p); tg && tg->smart; tg = tg->parent) {
 		if (smart_bw_limited(tg) &&
 		    smart_bw_out(rq, tg, per_cpu_ptr(tg->smart, cpu_of(rq))))
 			return true;
@@ -185,7 +181,7 @@ bool smart_bw_task_throttled(struct task_struct *p, int cpu)
 
 	if (!smart_bw_on())
 		return false;
-	for_each_smart_tg(tg, p) {
+	for (tg = task_group(p); tg && tg->smart; tg = tg->parent) {
 		if (READ_ONCE(per_cpu_ptr(tg->smart, cpu)->bw_throttled))
 			return true;
 	}
@@ -207,7 +203,7 @@ bool smart_bw_constrained(struct task_struct *p)
 
 	if (!smart_bw_on())
 		return false;
-	for_each_smart_tg(tg, p) {
+	for (tg = task_group(p); tg && tg->smart; tg = tg->parent) {
 		if (smart_bw_limited(tg))
 			return true;
 	}
